@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// The folders are not electron-vite's defaults (src/main, src/preload, src/renderer),
+// so every input is named here. The main build has two entries: the Electron entry
+// and the headless Node entry, which share the backend and never share Electron.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          index: resolve('src-main/index.ts'),
+          headless: resolve('src-main/headless.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { preload: resolve('src-main/preload.ts') },
+        // A sandboxed preload must be CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src-renderer'),
+    base: '/app/',
+    plugins: [react()],
+    build: {
+      outDir: resolve('out/renderer'),
+      emptyOutDir: true,
+      rollupOptions: { input: { index: resolve('src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,89 @@
+// Configuration from flags and environment (CONTRACT.md sections 2 and 8). Bad values
+// are reported with the name of the setting; nothing here exits the process.
+import { resolve } from 'node:path';
+
+export interface BackendConfig {
+  /** Service API + console listener; 0 picks a free port. */
+  port: number;
+  /** Receiver listener; 0 picks a free port. */
+  receiverPort: number;
+  /** Always loopback (DESIGN.md security model). */
+  host: '127.0.0.1';
+  dataDir: string;
+  /** Ensures a company admin with this key exists ("Demo Company"). */
+  adminKey?: string;
+  /** Seconds to wait before attempts 2..N (so attempts = length + 1). */
+  retrySchedule: number[];
+  deliveryTimeoutMs: number;
+  /** Requests per second per API key; undefined = off. */
+  rateLimit?: number;
+  /** Finished deliveries kept in the history log (oldest dropped first). */
+  historyCap: number;
+  /** Deliveries in flight at once, and per subscription. */
+  deliveryConcurrency: number;
+  deliveryConcurrencyPerSubscription: number;
+  ngrokAuthtoken?: string;
+  /** Fixed console token (tests); random per run when absent. */
+  consoleToken?: string;
+}
+
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function intSetting(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return n;
+}
+
+export function parseRetrySchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_SCHEDULE];
+  const parts = raw.split(',').map((s) => s.trim());
+  const values = parts.map(Number);
+  if (values.some((v, i) => parts[i] === '' || !Number.isFinite(v) || v < 0 || v > 7 * 86400)) {
+    throw new ConfigError(`COUNTERSIGN_RETRY_SCHEDULE must be seconds between attempts, comma separated, each 0 to 604800 (got "${raw}")`);
+  }
+  return values;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads `--port N`, `--receiver-port N`, `--data-dir DIR` (and `--flag=value`), falling back to the environment. */
+export function loadConfig(argv: string[], env: Env = process.env, defaults: Partial<BackendConfig> = {}): BackendConfig {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (!['port', 'receiver-port', 'data-dir'].includes(name)) throw new ConfigError(`unknown flag --${name} (known: --port, --receiver-port, --data-dir)`);
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw new ConfigError(`--${name} needs a value`);
+    flags.set(name, value);
+  }
+  const rate = env.COUNTERSIGN_RATE_LIMIT;
+  return {
+    host: '127.0.0.1',
+    port: intSetting('--port', flags.get('port') ?? env.COUNTERSIGN_PORT, defaults.port ?? 4010, 0, 65535),
+    receiverPort: intSetting('--receiver-port', flags.get('receiver-port') ?? env.COUNTERSIGN_RECEIVER_PORT, defaults.receiverPort ?? 4011, 0, 65535),
+    dataDir: resolve(flags.get('data-dir') ?? env.COUNTERSIGN_DATA_DIR ?? defaults.dataDir ?? '.data'),
+    adminKey: env.COUNTERSIGN_ADMIN_KEY || undefined,
+    retrySchedule: parseRetrySchedule(env.COUNTERSIGN_RETRY_SCHEDULE),
+    deliveryTimeoutMs: intSetting('COUNTERSIGN_DELIVERY_TIMEOUT_MS', env.COUNTERSIGN_DELIVERY_TIMEOUT_MS, 15000, 1, 600000),
+    rateLimit: rate ? intSetting('COUNTERSIGN_RATE_LIMIT', rate, 0, 1, 1_000_000) : undefined,
+    historyCap: intSetting('COUNTERSIGN_HISTORY_CAP', env.COUNTERSIGN_HISTORY_CAP, 200_000, 100, 10_000_000),
+    deliveryConcurrency: intSetting('COUNTERSIGN_DELIVERY_CONCURRENCY', env.COUNTERSIGN_DELIVERY_CONCURRENCY, 64, 1, 1024),
+    deliveryConcurrencyPerSubscription: intSetting('COUNTERSIGN_DELIVERY_CONCURRENCY_PER_SUBSCRIPTION', env.COUNTERSIGN_DELIVERY_CONCURRENCY_PER_SUBSCRIPTION, 16, 1, 1024),
+    ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
+    consoleToken: defaults.consoleToken,
+  };
+}
+
+/** A config for tests and embedding: port 0 everywhere, the given data directory. */
+export function testConfig(dataDir: string, overrides: Partial<BackendConfig> = {}): BackendConfig {
+  return { ...loadConfig([], {}, { port: 0, receiverPort: 0, dataDir }), ...overrides };
+}

@@ -1,0 +1,62 @@
+// The one error path (CONTRACT.md section 4): domain and route code throw ApiError;
+// one middleware (service-api/error-handler.ts) writes it. Guards against stack traces
+// or internal paths reaching a response: anything that is not an ApiError becomes a
+// generic 500 whose message says nothing about the program.
+
+export type ErrorCode =
+  | 'invalid_json'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'invalid_document_status'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'validation_error'
+  | 'rate_limited'
+  | 'internal_error';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  invalid_document_status: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_error: 422,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = STATUS[code];
+  }
+
+  toBody(): { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } } {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  }
+}
+
+export const notFound = (what = 'resource'): ApiError => new ApiError('not_found', `No such ${what}.`);
+
+export const validationError = (fields: FieldError[]): ApiError =>
+  new ApiError('validation_error', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+
+export const invalidStatus = (status: string, action: string): ApiError =>
+  new ApiError('invalid_document_status', `Cannot ${action} a document whose status is ${status}.`, { status });
+
+export const internalError = (): ApiError => new ApiError('internal_error', 'Something went wrong on our side. The failure was logged.');

@@ -1,0 +1,132 @@
+// The composition root: builds every part of the backend and is the only place that
+// listens. The Electron entry and the headless entry are two thin callers of it;
+// tests build one in-process on port 0. Never imports Electron.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import express from 'express';
+import type { BackendConfig } from './config.js';
+import { Store } from './store/store.js';
+import { createHistoryLog } from './store/history-log.js';
+import type { HistoryLog } from './store/history-types.js';
+import { ChangeBus } from './bus.js';
+import { Domain } from './domain/domain.js';
+import { createDeliveryEngine } from './delivery/engine.js';
+import type { DeliveryEngine } from './delivery/engine-types.js';
+import { createServiceApp } from './service-api/app.js';
+import { mountConsole } from './console-api/mount.js';
+import { createReceiver, type Receiver } from './receiver/receiver.js';
+import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
+
+export interface BackendAddresses {
+  api_url: string;
+  app_url: string;
+  receiver_url: string;
+  console_url: string;
+}
+
+export interface BackendOptions {
+  /** Folder of the built renderer (out/renderer); the console page is served from it. */
+  rendererDir?: string;
+  /** Keeps the tunnel from starting by itself (tests). */
+  tunnelAutostart?: boolean;
+}
+
+export interface Backend {
+  readonly config: BackendConfig;
+  readonly store: Store;
+  readonly history: HistoryLog;
+  readonly bus: ChangeBus;
+  readonly domain: Domain;
+  readonly engine: DeliveryEngine;
+  readonly receiver: Receiver;
+  readonly tunnel: Tunnel;
+  /** Per-run secret that the console API requires. */
+  readonly consoleToken: string;
+  /** Problems found at start that a person should see (e.g. a corrupt store kept aside). */
+  readonly warnings: string[];
+  addresses(): BackendAddresses;
+  start(): Promise<BackendAddresses>;
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
+  const store = new Store(config.dataDir);
+  const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap });
+  const bus = new ChangeBus();
+  const consoleToken = config.consoleToken ?? randomBytes(24).toString('base64url');
+  let apiPort = 0;
+  let receiverPort = 0;
+  const apiBase = () => `http://${config.host}:${apiPort}`;
+  const domain = new Domain({ store, history, bus, appUrl: () => `${apiBase()}/app` });
+  const engine = createDeliveryEngine({ store, history, bus, config });
+  domain.onDeliveriesCommitted = () => engine.wake();
+  domain.engine = engine;
+  const receiver = createReceiver({ store, bus, config, localUrl: () => `http://${config.host}:${receiverPort}` });
+  const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: () => `http://${config.host}:${receiverPort}` });
+  const warnings: string[] = [];
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  mountConsole(app, { token: consoleToken, store, history, bus, domain, engine, receiver, tunnel, config, rendererDir: options.rendererDir, port: () => apiPort });
+  app.use(createServiceApp({ domain, store, history, engine, config }));
+  const apiServer = createServer(app);
+  const receiverServer = createServer(receiver.app);
+
+  const addresses = (): BackendAddresses => ({
+    api_url: apiBase(),
+    app_url: `${apiBase()}/app`,
+    receiver_url: `http://${config.host}:${receiverPort}`,
+    console_url: `${apiBase()}/app/#token=${consoleToken}`,
+  });
+
+  return {
+    config, store, history, bus, domain, engine, receiver, tunnel, consoleToken, warnings, addresses,
+    async start() {
+      const opened = await store.open();
+      if (opened.warning) warnings.push(opened.warning);
+      try {
+        await history.open();
+        store.alsoFlush(() => history.flush());
+        await domain.ensureSeed(config.adminKey);
+        receiver.load();
+        apiPort = await listen(apiServer, config.port, config.host);
+        receiverPort = await listen(receiverServer, config.receiverPort, config.host);
+      } catch (err) {
+        await close(apiServer);
+        await store.close();
+        throw err;
+      }
+      engine.start();
+      if (options.tunnelAutostart !== false) void tunnel.autostart();
+      return addresses();
+    },
+    async stop() {
+      await Promise.all([close(apiServer), close(receiverServer)]);
+      await tunnel.stop();
+      await engine.stop();
+      await store.close();
+      await history.close();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// A lowdb adapter that survives power loss and refuses to destroy data.
+// Guards against: a torn or half-written store (write to a temp file, fsync it, then
+// rename over the old one and fsync the folder), and a corrupt store being silently
+// overwritten (it is moved aside under a new name and reported, never written over).
+import { open, readFile, rename } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+
+export class CorruptStoreError extends Error {
+  override name = 'CorruptStoreError';
+}
+
+export interface ReadOutcome<T> {
+  data: T | null;
+  /** Where a corrupt file was moved, if one was found. */
+  keptAsidePath?: string;
+  reason?: string;
+}
+
+export class DurableJsonFile<T> implements Adapter<T> {
+  /** Set by read() when the file on disk was corrupt and moved aside. */
+  lastRead: ReadOutcome<T> = { data: null };
+
+  constructor(
+    readonly path: string,
+    /** Returns a reason when the parsed value is not a store this program can use. */
+    private readonly validate: (value: unknown) => string | null,
+  ) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return (this.lastRead = { data: null }).data;
+      throw err;
+    }
+    let reason: string | null;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+      reason = this.validate(value);
+    } catch (err) {
+      reason = `not valid JSON (${(err as Error).message})`;
+    }
+    if (reason === null) return (this.lastRead = { data: value as T }).data;
+    const aside = join(dirname(this.path), `${basename(this.path)}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    await rename(this.path, aside);
+    this.lastRead = { data: null, keptAsidePath: aside, reason };
+    return null;
+  }
+
+  async write(data: T): Promise<void> {
+    await this.writeText(JSON.stringify(data));
+  }
+
+  async writeText(text: string): Promise<void> {
+    const tmp = `${this.path}.tmp`;
+    const file = await open(tmp, 'w', 0o600);
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, this.path);
+    // The rename itself is only durable once the folder's entry is flushed.
+    const dir = await open(dirname(this.path), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+}

@@ -1,0 +1,151 @@
+// The shapes kept in the main store file (data.json). Only live state lives here:
+// what every write rewrites must stay small, so finished deliveries, their attempts
+// and past events go to the history log (history-log.ts), never to this file.
+
+export type Role = 'admin' | 'member';
+
+export interface Company {
+  id: string; // co_…
+  name: string;
+  created_at: string;
+}
+
+export interface User {
+  id: string; // usr_…
+  company_id: string;
+  role: Role;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string; // key_…
+  user_id: string;
+  company_id: string;
+  role: Role;
+  /** sha256 hex of the key; the key itself is never stored. */
+  hash: string;
+  /** Last 4 characters, so a person can tell keys apart. */
+  hint: string;
+  label: string;
+  created_at: string;
+}
+
+export const EVENT_TYPES = [
+  'document.created',
+  'document.sent',
+  'document.viewed',
+  'document.recipient_completed',
+  'document.completed',
+  'document.declined',
+  'document.expired',
+  'document.voided',
+  'document.updated',
+  'document.reminded',
+  'webhook.test',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface SubscriptionRecord {
+  public_id: string; // wh_…
+  company_id: string;
+  url: string;
+  type: 'all' | EventType;
+  status: 'enabled';
+  /** Needed to sign; never returned by the API after creation. */
+  secret_key: string;
+  created_at: string;
+}
+
+export type DocumentStatus = 'DRAFT' | 'OUT_FOR_SIGNATURE' | 'COMPLETED' | 'DECLINED' | 'EXPIRED' | 'VOIDED';
+export type RecipientStatus = 'pending' | 'viewed' | 'completed' | 'declined';
+
+export interface Recipient {
+  public_id: string; // rcp_…
+  name: string;
+  email: string;
+  role: 'signer';
+  status: RecipientStatus;
+  completed_at: string | null;
+}
+
+export interface DocumentRecord {
+  public_id: string; // doc_…
+  company_id: string;
+  title: string;
+  status: DocumentStatus;
+  recipients: Recipient[];
+  metadata: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event whose deliveries are not all finished. `body` is the exact JSON sent. */
+export interface PendingEvent {
+  id: string; // evt_…
+  company_id: string;
+  type: EventType;
+  timestamp: string;
+  document_id: string | null;
+  body: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+/** A delivery still to be attempted: the stored schedule, so a restart resumes it. */
+export interface PendingDelivery {
+  id: string; // msg_…, also the webhook-id header
+  event_id: string;
+  subscription_id: string;
+  company_id: string;
+  event_type: EventType;
+  document_id: string | null;
+  /** Attempts made so far. */
+  attempts: number;
+  /** Epoch milliseconds of the next attempt. */
+  next_attempt_at: number;
+  created_at: string;
+}
+
+export interface Notification {
+  id: string; // ntf_…
+  company_id: string;
+  document_id: string;
+  recipient_id: string;
+  name: string;
+  email: string;
+  kind: 'signature_request' | 'reminder';
+  created_at: string;
+}
+
+export interface DbData {
+  schema_version: 1;
+  companies: Company[];
+  users: User[];
+  api_keys: ApiKeyRecord[];
+  subscriptions: SubscriptionRecord[];
+  documents: DocumentRecord[];
+  pending_events: PendingEvent[];
+  pending_deliveries: PendingDelivery[];
+  /** Newest last; capped (NOTIFICATION_CAP), oldest dropped. */
+  notifications: Notification[];
+  /** Free-form state of other parts (receiver inboxes, settings), each under its own key. */
+  extensions: Record<string, unknown>;
+}
+
+export const NOTIFICATION_CAP = 5000;
+
+export function emptyData(): DbData {
+  return {
+    schema_version: 1,
+    companies: [],
+    users: [],
+    api_keys: [],
+    subscriptions: [],
+    documents: [],
+    pending_events: [],
+    pending_deliveries: [],
+    notifications: [],
+    extensions: {},
+  };
+}

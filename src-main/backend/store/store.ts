@@ -1,0 +1,162 @@
+// The live state: lowdb over a durable file, with group commit. Mutations happen in
+// memory (synchronously, so no two requests interleave inside one), then `commit()`
+// resolves once a write containing them is on disk. Writes that arrive while one is in
+// flight share the next one, so 50 concurrent PUTs cost a few fsyncs, not 50.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import { DurableJsonFile } from './durable-file.js';
+import { DataDirLock } from './data-dir-lock.js';
+import { emptyData, type ApiKeyRecord, type DbData, type DocumentRecord, type SubscriptionRecord } from './schema.js';
+
+const ARRAYS: (keyof DbData)[] = ['companies', 'users', 'api_keys', 'subscriptions', 'documents', 'pending_events', 'pending_deliveries', 'notifications'];
+
+function validateShape(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the top level is not an object';
+  const v = value as Record<string, unknown>;
+  if (v.schema_version !== 1) return `unknown schema_version ${JSON.stringify(v.schema_version)}`;
+  for (const key of ARRAYS) if (!Array.isArray(v[key])) return `"${key}" is missing or not a list`;
+  if (typeof v.extensions !== 'object' || v.extensions === null) return '"extensions" is missing';
+  return null;
+}
+
+export interface StoreOpenResult {
+  /** Set when a corrupt store file was found and moved aside. */
+  warning?: string;
+}
+
+export class Store {
+  readonly db: Low<DbData>;
+  private readonly file: DurableJsonFile<DbData>;
+  private lock?: DataDirLock;
+  private writing: Promise<void> | null = null;
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private dirty = false;
+  /** Work that must be durable in the same write (the history log's flush). */
+  private readonly alongside: (() => Promise<void>)[] = [];
+  onBackgroundError: (err: unknown) => void = (err) => console.error('[store] background write failed:', err);
+
+  // Indexes over the arrays, kept in step by the methods below.
+  readonly documents = new Map<string, DocumentRecord>();
+  readonly subscriptions = new Map<string, SubscriptionRecord>();
+  readonly keysByHash = new Map<string, ApiKeyRecord>();
+
+  constructor(readonly dataDir: string) {
+    this.file = new DurableJsonFile<DbData>(join(dataDir, 'data.json'), validateShape);
+    this.db = new Low<DbData>(this.file, emptyData());
+  }
+
+  get data(): DbData {
+    return this.db.data;
+  }
+
+  async open(): Promise<StoreOpenResult> {
+    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+    this.lock = await DataDirLock.acquire(this.dataDir);
+    try {
+      await this.db.read();
+    } catch (err) {
+      await this.lock.release();
+      throw err;
+    }
+    this.reindex();
+    const aside = this.file.lastRead.keptAsidePath;
+    if (!aside) return {};
+    return {
+      warning: `The store file was unreadable (${this.file.lastRead.reason}). It was kept unchanged at ${aside}; Countersign started with an empty store.`,
+    };
+  }
+
+  /** Registers work (e.g. the history log's fsync) that every commit also waits for. */
+  alsoFlush(fn: () => Promise<void>): void {
+    this.alongside.push(fn);
+  }
+
+  reindex(): void {
+    this.documents.clear();
+    this.subscriptions.clear();
+    this.keysByHash.clear();
+    for (const d of this.data.documents) this.documents.set(d.public_id, d);
+    for (const s of this.data.subscriptions) this.subscriptions.set(s.public_id, s);
+    for (const k of this.data.api_keys) this.keysByHash.set(k.hash, k);
+  }
+
+  addDocument(doc: DocumentRecord): void {
+    this.data.documents.push(doc);
+    this.documents.set(doc.public_id, doc);
+  }
+
+  addSubscription(sub: SubscriptionRecord): void {
+    this.data.subscriptions.push(sub);
+    this.subscriptions.set(sub.public_id, sub);
+  }
+
+  removeSubscription(id: string): void {
+    this.data.subscriptions = this.data.subscriptions.filter((s) => s.public_id !== id);
+    this.subscriptions.delete(id);
+  }
+
+  addApiKey(key: ApiKeyRecord): void {
+    this.data.api_keys.push(key);
+    this.keysByHash.set(key.hash, key);
+  }
+
+  removeApiKey(id: string): void {
+    const key = this.data.api_keys.find((k) => k.id === id);
+    if (!key) return;
+    this.data.api_keys = this.data.api_keys.filter((k) => k.id !== id);
+    this.keysByHash.delete(key.hash);
+  }
+
+  /** Resolves once everything changed so far is on disk. */
+  commit(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Schedules a write nobody waits for (state whose loss a restart tolerates). */
+  commitSoon(): void {
+    this.dirty = true;
+    this.kick();
+  }
+
+  /** Waits for any write in flight (and those it triggers). */
+  async settle(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  async close(): Promise<void> {
+    await this.settle();
+    await this.flushOnce();
+    await this.lock?.release();
+    this.lock = undefined;
+  }
+
+  private kick(): void {
+    if (this.writing) return;
+    this.writing = this.loop().finally(() => {
+      this.writing = null;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (this.waiters.length > 0 || this.dirty) {
+      const batch = this.waiters;
+      this.waiters = [];
+      this.dirty = false;
+      try {
+        await this.flushOnce();
+        for (const w of batch) w.resolve();
+      } catch (err) {
+        if (batch.length === 0) this.onBackgroundError(err);
+        for (const w of batch) w.reject(err);
+      }
+    }
+  }
+
+  private async flushOnce(): Promise<void> {
+    await Promise.all([this.db.write(), ...this.alongside.map((fn) => fn())]);
+  }
+}

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// Four projects: unit (pure modules and parts against a real temp folder), api (HTTP
+// on loopback against a backend on port 0), renderer (components and hooks in jsdom),
+// e2e (the built headless entry driven by Debian's Chromium through Playwright).
+export default defineConfig({
+  test: {
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 20000 } },
+      { test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30000, hookTimeout: 30000 } },
+      {
+        plugins: [react()],
+        test: { name: 'renderer', include: ['test/renderer/**/*.test.{ts,tsx}'], environment: 'jsdom', testTimeout: 20000 },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60000,
+          hookTimeout: 60000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
