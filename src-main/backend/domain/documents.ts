@@ -1,0 +1,149 @@
+// Documents (CONTRACT.md section 6) and the test helpers that play recipients.
+// Every change, its events and their pending deliveries land in one commit.
+import { newId } from '../ids.js';
+import { ApiError, invalidStatus, notFound, validationError } from '../errors.js';
+import { NOTIFICATION_CAP, type DocumentRecord, type DocumentStatus, type Notification } from '../store/schema.js';
+import { nowIso, type DomainContext } from './context.js';
+import { emitEvent } from './events.js';
+import { apply, isAllowed, RECIPIENT_ACTIONS, type Action } from './lifecycle.js';
+import { documentView } from './views.js';
+
+export function findDocument(ctx: DomainContext, companyId: string, id: string): DocumentRecord {
+  const doc = ctx.store.documents.get(id);
+  if (!doc || doc.company_id !== companyId) throw notFound('document');
+  return doc;
+}
+
+function emitFor(ctx: DomainContext, doc: DocumentRecord, type: Parameters<typeof emitEvent>[1]['type']): number {
+  return emitEvent(ctx, { company_id: doc.company_id, type, document_id: doc.public_id, data: { document: documentView(doc, ctx.appUrl()) } }).length;
+}
+
+function notify(ctx: DomainContext, doc: DocumentRecord, kind: Notification['kind'], at: string, recipients = doc.recipients): void {
+  const list = ctx.store.data.notifications;
+  for (const r of recipients) {
+    const n: Notification = { id: newId('ntf'), company_id: doc.company_id, document_id: doc.public_id, recipient_id: r.public_id, name: r.name, email: r.email, kind, created_at: at };
+    list.push(n);
+    ctx.bus.emit({ kind: 'notification', company_id: doc.company_id, id: n.id, document_id: doc.public_id });
+  }
+  if (list.length > NOTIFICATION_CAP) list.splice(0, list.length - NOTIFICATION_CAP);
+}
+
+/** Commits, then tells the engine if anything is to be delivered. Returns the document's view. */
+async function finish(ctx: DomainContext & { wake: () => void }, doc: DocumentRecord, deliveries: number) {
+  await ctx.store.commit();
+  if (deliveries > 0) ctx.wake();
+  ctx.bus.emit({ kind: 'document', company_id: doc.company_id, id: doc.public_id });
+  return documentView(doc, ctx.appUrl());
+}
+
+export interface DocumentPatch {
+  title?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export async function updateDocument(ctx: DomainContext & { wake: () => void }, companyId: string, id: string, patch: DocumentPatch) {
+  const doc = findDocument(ctx, companyId, id);
+  if (patch.title !== undefined) doc.title = patch.title;
+  if (patch.metadata !== undefined) doc.metadata = patch.metadata;
+  doc.updated_at = nowIso();
+  return finish(ctx, doc, emitFor(ctx, doc, 'document.updated'));
+}
+
+export async function remind(ctx: DomainContext & { wake: () => void }, companyId: string, id: string) {
+  const doc = findDocument(ctx, companyId, id);
+  if (doc.status !== 'OUT_FOR_SIGNATURE') throw invalidStatus(doc.status, 'send a reminder for');
+  const at = nowIso();
+  const targets = doc.recipients.filter((r) => r.status !== 'completed' && r.status !== 'declined');
+  notify(ctx, doc, 'reminder', at, targets);
+  await finish(ctx, doc, emitFor(ctx, doc, 'document.reminded'));
+  return { document_id: doc.public_id, reminded: targets.map((r) => r.public_id), reminded_at: at };
+}
+
+export interface NewDocument {
+  title: string;
+  recipients: { name: string; email: string }[];
+  metadata?: Record<string, unknown>;
+}
+
+export async function createDocument(ctx: DomainContext & { wake: () => void }, companyId: string, input: NewDocument) {
+  const at = nowIso();
+  const doc: DocumentRecord = {
+    public_id: newId('doc'),
+    company_id: companyId,
+    title: input.title,
+    status: 'DRAFT',
+    recipients: input.recipients.map((r) => ({ public_id: newId('rcp'), name: r.name, email: r.email, role: 'signer', status: 'pending', completed_at: null })),
+    metadata: input.metadata ?? {},
+    created_at: at,
+    updated_at: at,
+  };
+  ctx.store.addDocument(doc);
+  return finish(ctx, doc, emitFor(ctx, doc, 'document.created'));
+}
+
+export async function transition(ctx: DomainContext & { wake: () => void }, companyId: string, id: string, action: Action, recipientId?: string) {
+  const doc = findDocument(ctx, companyId, id);
+  let recipient;
+  if (RECIPIENT_ACTIONS.has(action)) {
+    if (!recipientId) throw validationError([{ field: 'recipient_id', message: 'is required for this action' }]);
+    recipient = doc.recipients.find((r) => r.public_id === recipientId);
+    if (!recipient) throw validationError([{ field: 'recipient_id', message: 'is not a recipient of this document' }]);
+  }
+  const refusal = isAllowed(action, doc, recipient);
+  if (refusal?.reason === 'document') throw invalidStatus(refusal.status, action);
+  if (refusal?.reason === 'recipient') {
+    throw new ApiError('invalid_document_status', `Cannot ${action} for a recipient whose status is ${refusal.recipient_status}.`, {
+      status: refusal.status,
+      recipient_status: refusal.recipient_status,
+    });
+  }
+  const at = nowIso();
+  const types = apply(action, doc, at, recipient);
+  if (action === 'send') notify(ctx, doc, 'signature_request', at);
+  let deliveries = 0;
+  for (const type of types) deliveries += emitFor(ctx, doc, type);
+  return finish(ctx, doc, deliveries);
+}
+
+export interface DocumentQuery {
+  status?: DocumentStatus;
+  q?: string;
+  limit: number;
+  starting_after?: string;
+}
+
+/** Newest first; `q` matches title, id, recipient name or email, case-insensitively. */
+export function listDocuments(ctx: DomainContext, companyId: string, query: DocumentQuery) {
+  const q = query.q?.trim().toLowerCase();
+  const matches = (d: DocumentRecord) =>
+    d.company_id === companyId &&
+    (!query.status || d.status === query.status) &&
+    (!q || d.title.toLowerCase().includes(q) || d.public_id.toLowerCase() === q || d.recipients.some((r) => r.name.toLowerCase().includes(q) || r.email.toLowerCase().includes(q)));
+  const all = ctx.store.data.documents;
+  let i = all.length - 1;
+  if (query.starting_after) {
+    const at = all.findIndex((d) => d.public_id === query.starting_after);
+    if (at === -1 || all[at].company_id !== companyId) throw validationError([{ field: 'starting_after', message: 'is not a document of this company' }]);
+    i = at - 1;
+  }
+  const data = [];
+  for (; i >= 0 && data.length <= query.limit; i--) if (matches(all[i])) data.push(all[i]);
+  const has_more = data.length > query.limit;
+  return { data: data.slice(0, query.limit).map((d) => documentView(d, ctx.appUrl())), has_more };
+}
+
+export function listNotifications(ctx: DomainContext, companyId: string, documentId?: string) {
+  return ctx.store.data.notifications.filter((n) => n.company_id === companyId && (!documentId || n.document_id === documentId)).reverse();
+}
+
+/** The document's events, oldest first, each with the deliveries it caused. */
+export function documentTimeline(ctx: DomainContext, companyId: string, documentId: string) {
+  findDocument(ctx, companyId, documentId);
+  const deliveries = ctx.history.listDeliveries({ company_id: companyId, document_id: documentId }, { limit: 1000 }).data;
+  return ctx.history.eventsForDocument(companyId, documentId).map((e) => ({
+    id: e.id,
+    type: e.type,
+    timestamp: e.timestamp,
+    deliveries: deliveries.filter((d) => d.event_id === e.id).reverse(),
+  }));
+}

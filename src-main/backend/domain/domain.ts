@@ -1,0 +1,81 @@
+// The domain facade: every rule of the service, in one object the HTTP layers call.
+// Ownership is checked here (another company's ids are not found), state transitions
+// live in lifecycle.ts, and every change is committed before a method resolves.
+import type { EventType, Role } from '../store/schema.js';
+import type { DeliveryEngine } from '../delivery/engine-types.js';
+import { notFound } from '../errors.js';
+import type { Actor, DomainContext } from './context.js';
+import * as keys from './api-keys.js';
+import * as subs from './subscriptions.js';
+import * as docs from './documents.js';
+import type { Action } from './lifecycle.js';
+import { allowedActions } from './lifecycle.js';
+import { deliveryView, documentView } from './views.js';
+
+export class Domain {
+  /** Set by the composition root: told when committed deliveries are due. */
+  onDeliveriesCommitted: () => void = () => undefined;
+  engine?: DeliveryEngine;
+  private readonly ctx: DomainContext & { wake: () => void };
+
+  constructor(base: DomainContext) {
+    this.ctx = { ...base, wake: () => this.onDeliveriesCommitted() };
+  }
+
+  // Keys and companies
+  authenticate = (key: string | undefined): Actor | undefined => keys.authenticate(this.ctx, key);
+  ensureSeed = (adminKey?: string) => keys.ensureSeed(this.ctx, adminKey);
+  createConsoleSession = () => keys.createConsoleSession(this.ctx);
+  createApiKey = (actor: Actor, input: { role: Role; company?: string; label?: string }) => keys.createApiKey(this.ctx, actor, input);
+  listApiKeys = (companyId: string) => keys.listApiKeys(this.ctx, companyId);
+  revokeApiKey = (actor: Actor, id: string) => keys.revokeApiKey(this.ctx, actor, id);
+  companyName = (companyId: string) => this.ctx.store.data.companies.find((c) => c.id === companyId)?.name;
+
+  // Subscriptions
+  listSubscriptions = (companyId: string, page: { limit: number; starting_after?: string }) => subs.listSubscriptions(this.ctx, companyId, page);
+  getSubscription = (companyId: string, id: string) => subs.findSubscription(this.ctx, companyId, id);
+  createSubscription = (companyId: string, input: { url: string; type: 'all' | EventType; secret_key?: string }) => subs.createSubscription(this.ctx, companyId, input);
+
+  async deleteSubscription(companyId: string, id: string): Promise<void> {
+    await subs.deleteSubscription(this.ctx, companyId, id);
+    this.engine?.cancelSubscription(id);
+  }
+
+  async sendTestEvent(companyId: string, id: string) {
+    const delivery = await subs.sendTestEvent(this.ctx, companyId, id);
+    this.ctx.wake();
+    return delivery;
+  }
+
+  listDeliveries(companyId: string, subscriptionId: string, page: { limit: number; starting_after?: string }) {
+    subs.findSubscription(this.ctx, companyId, subscriptionId);
+    const result = this.ctx.history.listDeliveries({ company_id: companyId, subscription_id: subscriptionId }, page);
+    return { data: result.data.map(deliveryView), has_more: result.has_more };
+  }
+
+  async getDelivery(companyId: string, subscriptionId: string, deliveryId: string) {
+    subs.findSubscription(this.ctx, companyId, subscriptionId);
+    const d = this.ctx.history.getDelivery(deliveryId);
+    if (!d || d.company_id !== companyId || d.subscription_id !== subscriptionId) throw notFound('delivery');
+    return { ...deliveryView(d), attempts: await this.ctx.history.getAttempts(deliveryId) };
+  }
+
+  async redeliver(companyId: string, subscriptionId: string, deliveryId: string) {
+    subs.findSubscription(this.ctx, companyId, subscriptionId);
+    const d = this.ctx.history.getDelivery(deliveryId);
+    if (!d || d.company_id !== companyId || d.subscription_id !== subscriptionId) throw notFound('delivery');
+    return deliveryView(await this.engine!.redeliver(deliveryId));
+  }
+
+  // Documents
+  getDocument = (companyId: string, id: string) => docs.findDocument(this.ctx, companyId, id);
+  documentView = (companyId: string, id: string) => documentView(docs.findDocument(this.ctx, companyId, id), this.ctx.appUrl());
+  updateDocument = (companyId: string, id: string, patch: docs.DocumentPatch) => docs.updateDocument(this.ctx, companyId, id, patch);
+  remind = (companyId: string, id: string) => docs.remind(this.ctx, companyId, id);
+  createDocument = (companyId: string, input: docs.NewDocument) => docs.createDocument(this.ctx, companyId, input);
+  transition = (companyId: string, id: string, action: Action, recipientId?: string) => docs.transition(this.ctx, companyId, id, action, recipientId);
+  listDocuments = (companyId: string, query: docs.DocumentQuery) => docs.listDocuments(this.ctx, companyId, query);
+  allowedActions = (companyId: string, id: string) => allowedActions(docs.findDocument(this.ctx, companyId, id));
+  listNotifications = (companyId: string, documentId?: string) => docs.listNotifications(this.ctx, companyId, documentId);
+  documentTimeline = (companyId: string, documentId: string) => docs.documentTimeline(this.ctx, companyId, documentId);
+}

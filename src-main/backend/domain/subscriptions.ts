@@ -1,0 +1,95 @@
+// Webhook subscriptions (CONTRACT.md section 5). The secret is returned once, at
+// creation; every other view goes through subscriptionView, which has no secret.
+import { randomBytes } from 'node:crypto';
+import { newId } from '../ids.js';
+import { notFound, validationError } from '../errors.js';
+import type { EventType, SubscriptionRecord } from '../store/schema.js';
+import { nowIso, type DomainContext } from './context.js';
+import { emitEvent } from './events.js';
+import { subscriptionView } from './views.js';
+
+export const SUBSCRIPTIONS_PER_COMPANY = 100;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** `whsec_` + base64 of 24..64 bytes; returns a reason when not. */
+export function secretKeyProblem(secret: string): string | null {
+  if (!secret.startsWith('whsec_')) return 'must start with "whsec_"';
+  const b64 = secret.slice(6);
+  if (!BASE64.test(b64) || b64.length === 0) return 'must be "whsec_" followed by standard base64';
+  const bytes = Buffer.from(b64, 'base64').length;
+  if (bytes < 24 || bytes > 64) return `must encode 24 to 64 bytes (this one encodes ${bytes})`;
+  return null;
+}
+
+export const generateSecretKey = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+export function listSubscriptions(ctx: DomainContext, companyId: string, page: { limit: number; starting_after?: string }) {
+  const all = ctx.store.data.subscriptions.filter((s) => s.company_id === companyId);
+  let start = 0;
+  if (page.starting_after) {
+    const i = all.findIndex((s) => s.public_id === page.starting_after);
+    if (i === -1) throw validationError([{ field: 'starting_after', message: 'is not a subscription of this company' }]);
+    start = i + 1;
+  }
+  const slice = all.slice(start, start + page.limit);
+  return { data: slice.map(subscriptionView), has_more: start + page.limit < all.length };
+}
+
+export function findSubscription(ctx: DomainContext, companyId: string, id: string): SubscriptionRecord {
+  const sub = ctx.store.subscriptions.get(id);
+  if (!sub || sub.company_id !== companyId) throw notFound('subscription');
+  return sub;
+}
+
+export async function createSubscription(ctx: DomainContext, companyId: string, input: { url: string; type: 'all' | EventType; secret_key?: string }) {
+  const count = ctx.store.data.subscriptions.filter((s) => s.company_id === companyId).length;
+  if (count >= SUBSCRIPTIONS_PER_COMPANY) {
+    throw validationError([{ field: 'url', message: `a company can have at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions; delete one first` }]);
+  }
+  const sub: SubscriptionRecord = {
+    public_id: newId('wh'),
+    company_id: companyId,
+    url: input.url,
+    type: input.type,
+    status: 'enabled',
+    secret_key: input.secret_key ?? generateSecretKey(),
+    created_at: nowIso(),
+  };
+  ctx.store.addSubscription(sub);
+  await ctx.store.commit();
+  ctx.bus.emit({ kind: 'subscription', company_id: companyId, id: sub.public_id });
+  return { ...subscriptionView(sub), secret_key: sub.secret_key };
+}
+
+/** Deletes it and cancels its pending deliveries in the same write. Returns the cancelled delivery ids. */
+export async function deleteSubscription(ctx: DomainContext, companyId: string, id: string): Promise<string[]> {
+  findSubscription(ctx, companyId, id);
+  const data = ctx.store.data;
+  const cancelled = data.pending_deliveries.filter((d) => d.subscription_id === id);
+  data.pending_deliveries = data.pending_deliveries.filter((d) => d.subscription_id !== id);
+  const stillNeeded = new Set(data.pending_deliveries.map((d) => d.event_id));
+  data.pending_events = data.pending_events.filter((e) => stillNeeded.has(e.id));
+  ctx.store.removeSubscription(id);
+  for (const d of cancelled) {
+    const summary = ctx.history.getDelivery(d.id);
+    if (summary) ctx.history.recordDelivery({ ...summary, status: 'cancelled', next_attempt_at: null });
+  }
+  await ctx.store.commit();
+  ctx.bus.emit({ kind: 'subscription', company_id: companyId, id, deleted: true });
+  return cancelled.map((d) => d.id);
+}
+
+/** Queues a webhook.test event to this one subscription. Caller wakes the engine. */
+export async function sendTestEvent(ctx: DomainContext, companyId: string, id: string) {
+  const sub = findSubscription(ctx, companyId, id);
+  const [delivery] = emitEvent(ctx, {
+    company_id: companyId,
+    type: 'webhook.test',
+    document_id: null,
+    data: { subscription: subscriptionView(sub), message: 'This is a test event sent from Countersign.' },
+    only: sub,
+  });
+  await ctx.store.commit();
+  return delivery;
+}

@@ -1,0 +1,28 @@
+// The public shapes of CONTRACT.md: what the API returns and what deliveries carry.
+// Internal fields (company ids, secrets) never leave through here.
+import type { DocumentRecord, SubscriptionRecord } from '../store/schema.js';
+import type { DeliverySummary } from '../store/history-types.js';
+
+export function documentView(doc: DocumentRecord, appUrl: string) {
+  return {
+    public_id: doc.public_id,
+    title: doc.title,
+    status: doc.status,
+    recipients: doc.recipients.map((r) => ({ ...r })),
+    metadata: doc.metadata,
+    url: `${appUrl}/documents?d=${encodeURIComponent(doc.public_id)}`,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
+}
+export type DocumentView = ReturnType<typeof documentView>;
+
+export function subscriptionView(sub: SubscriptionRecord) {
+  return { public_id: sub.public_id, url: sub.url, type: sub.type, status: sub.status, created_at: sub.created_at };
+}
+export type SubscriptionView = ReturnType<typeof subscriptionView>;
+
+export function deliveryView(d: DeliverySummary) {
+  const { company_id: _company, ...rest } = d;
+  return { ...rest, next_attempt_at: d.next_attempt_at === null ? null : new Date(d.next_attempt_at).toISOString() };
+}

@@ -1,0 +1,36 @@
+// The service API as an Express app that never listens (the composition root does).
+import express, { type Express } from 'express';
+import type { Domain } from '../domain/domain.js';
+import type { Store } from '../store/store.js';
+import type { HistoryLog } from '../store/history-types.js';
+import type { DeliveryEngine } from '../delivery/engine-types.js';
+import type { BackendConfig } from '../config.js';
+import { authenticate, requireAdmin } from './auth.js';
+import { jsonBody } from './body.js';
+import { errorHandler, notFoundHandler } from './error-handler.js';
+import { webhooksRoutes } from './webhooks-routes.js';
+import { documentsRoutes } from './documents-routes.js';
+import { testHelperRoutes } from './test-helper-routes.js';
+
+export interface ServiceAppDeps {
+  domain: Domain;
+  store: Store;
+  history: HistoryLog;
+  engine: DeliveryEngine;
+  config: BackendConfig;
+}
+
+export function createServiceApp(deps: ServiceAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+  app.use(authenticate(deps.domain, deps.config.rateLimit));
+  app.use(jsonBody);
+  app.use('/v2/webhooks', requireAdmin, webhooksRoutes(deps.domain));
+  app.use('/v2/test_helpers', requireAdmin, testHelperRoutes(deps.domain));
+  app.use('/documents', documentsRoutes(deps.domain));
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

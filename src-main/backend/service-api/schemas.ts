@@ -1,0 +1,112 @@
+// Validation at the edge: request shapes, checked before the domain sees them.
+// Every failure becomes 422 validation_error naming each field.
+import { z } from 'zod';
+import { validationError, type FieldError } from '../errors.js';
+import { EVENT_TYPES } from '../store/schema.js';
+import { checkJsonLimits, METADATA_LIMITS } from '../store/json-limits.js';
+import { secretKeyProblem } from '../domain/subscriptions.js';
+import { ACTIONS } from '../domain/lifecycle.js';
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** https anywhere; http only to loopback hosts (the emulator's offline receiver). */
+export function subscriptionUrlProblem(raw: string): string | null {
+  if (raw.length > 2048) return 'must be at most 2048 characters';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname)) return null;
+  if (url.protocol === 'http:') return 'must use https:// (http:// is accepted only for localhost, 127.0.0.0/8 and [::1])';
+  return 'must be an https:// URL';
+}
+
+/**
+ * Metadata is kept exactly as parsed (JSON.parse makes "__proto__" an ordinary own
+ * key, and nothing here copies it through an assignment that could reach a prototype).
+ */
+const metadata = z.custom<Record<string, unknown>>().superRefine((value, ctx) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+    return;
+  }
+  const keys = Object.keys(value);
+  if (keys.length > 50) ctx.addIssue({ code: 'custom', message: `may have at most 50 keys (has ${keys.length})` });
+  const long = keys.find((k) => k.length > 40);
+  if (long !== undefined) ctx.addIssue({ code: 'custom', message: `keys may be at most 40 characters ("${long.slice(0, 40)}…" is longer)` });
+  const limit = checkJsonLimits(value, METADATA_LIMITS);
+  if (limit) ctx.addIssue({ code: 'custom', message: limit });
+});
+
+const title = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+
+export const documentPatch = z
+  .strictObject({ title: title.optional(), metadata: metadata.optional() })
+  .refine((v) => v.title !== undefined || v.metadata !== undefined, { message: 'send at least one of "title" and "metadata"', path: ['body'] });
+
+export const newSubscription = z.strictObject({
+  url: z.string({ error: 'is required and must be a string' }).superRefine((v, ctx) => {
+    const p = subscriptionUrlProblem(v);
+    if (p) ctx.addIssue({ code: 'custom', message: p });
+  }),
+  type: z.enum(['all', ...EVENT_TYPES], { error: `must be "all" or one of: ${EVENT_TYPES.join(', ')}` }),
+  secret_key: z
+    .string({ error: 'must be a string' })
+    .superRefine((v, ctx) => {
+      const p = secretKeyProblem(v);
+      if (p) ctx.addIssue({ code: 'custom', message: p });
+    })
+    .optional(),
+});
+
+export const newDocument = z.strictObject({
+  title,
+  recipients: z
+    .array(
+      z.strictObject({
+        name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+        email: z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters'),
+      }),
+      { error: 'must be a list of {name, email}' },
+    )
+    .min(1, 'needs at least one recipient')
+    .max(50, 'may have at most 50 recipients'),
+  metadata: metadata.optional(),
+});
+
+export const transitionBody = z.strictObject({ recipient_id: z.string({ error: 'must be a string' }).optional() });
+export const action = z.enum(ACTIONS);
+
+export const newApiKey = z.strictObject({
+  role: z.enum(['admin', 'member'], { error: 'must be "admin" or "member"' }),
+  company: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
+  label: z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters').optional(),
+});
+
+export const pageQuery = z.object({
+  limit: z.coerce.number({ error: 'must be a whole number from 1 to 100' }).int('must be a whole number from 1 to 100').min(1, 'must be at least 1').max(100, 'must be at most 100').default(50),
+  starting_after: z.string().optional(),
+});
+
+function toFields(issues: z.core.$ZodIssue[]): FieldError[] {
+  const fields: FieldError[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields.push({ field: [...issue.path, key].join('.'), message: 'is not a field this request accepts' });
+    } else {
+      fields.push({ field: issue.path.length ? issue.path.join('.') : 'body', message: issue.message });
+    }
+  }
+  return fields;
+}
+
+/** Parses `value` with `schema` or throws 422 naming every bad field. */
+export function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(toFields(result.error.issues));
+  return result.data;
+}

@@ -1,0 +1,73 @@
+// A real backend in-process for API tests: port 0 on loopback, a fresh temp data
+// directory (the real lowdb file, never an in-memory adapter), and a tiny fetch helper.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testConfig, type BackendConfig } from '../../src-main/backend/config.js';
+import { createBackend, type Backend, type BackendAddresses } from '../../src-main/backend/index.js';
+
+export const ADMIN_KEY = 'cs_test_admin_key_0123456789abcdef';
+
+export interface TestBackend {
+  backend: Backend;
+  urls: BackendAddresses;
+  dataDir: string;
+  /** Calls the service API; `key` defaults to the seeded admin key (null: no key). */
+  api: (method: string, path: string, body?: unknown, key?: string | null, headers?: Record<string, string>) => Promise<ApiResponse>;
+  stop: () => Promise<void>;
+  /** Stops and deletes the data directory. */
+  destroy: () => Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function makeDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'countersign-test-'));
+}
+
+export async function startTestBackend(overrides: Partial<BackendConfig> = {}, dataDir?: string): Promise<TestBackend> {
+  const dir = dataDir ?? (await makeDataDir());
+  const backend = createBackend(testConfig(dir, { adminKey: ADMIN_KEY, retrySchedule: [0.05, 0.1], deliveryTimeoutMs: 2000, ...overrides }), { tunnelAutostart: false });
+  const urls = await backend.start();
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await backend.stop();
+  };
+  return {
+    backend,
+    urls,
+    dataDir: dir,
+    stop,
+    destroy: async () => {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+    api: (method, path, body, key = ADMIN_KEY, headers = {}) => callApi(urls.api_url, method, path, body, key, headers),
+  };
+}
+
+export async function callApi(base: string, method: string, path: string, body?: unknown, key: string | null = ADMIN_KEY, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  const h: Record<string, string> = { ...headers };
+  if (key) h['x-api-key'] = key;
+  let payload: string | undefined;
+  if (body !== undefined) {
+    payload = typeof body === 'string' ? body : JSON.stringify(body);
+    h['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers: h, body: payload, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
