@@ -1,6 +1,6 @@
 // Webhook subscriptions (CONTRACT.md section 5). The secret is returned once, at
 // creation; every other view goes through subscriptionView, which has no secret.
-import { randomBytes } from 'node:crypto';
+import { generateSecret } from '../delivery/signing.js';
 import { newId } from '../ids.js';
 import { notFound, validationError } from '../errors.js';
 import type { EventType, SubscriptionRecord } from '../store/schema.js';
@@ -9,20 +9,6 @@ import { emitEvent } from './events.js';
 import { subscriptionView } from './views.js';
 
 export const SUBSCRIPTIONS_PER_COMPANY = 100;
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/** `whsec_` + base64 of 24..64 bytes; returns a reason when not. */
-export function secretKeyProblem(secret: string): string | null {
-  if (!secret.startsWith('whsec_')) return 'must start with "whsec_"';
-  const b64 = secret.slice(6);
-  if (!BASE64.test(b64) || b64.length === 0) return 'must be "whsec_" followed by standard base64';
-  const bytes = Buffer.from(b64, 'base64').length;
-  if (bytes < 24 || bytes > 64) return `must encode 24 to 64 bytes (this one encodes ${bytes})`;
-  return null;
-}
-
-export const generateSecretKey = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 export function listSubscriptions(ctx: DomainContext, companyId: string, page: { limit: number; starting_after?: string }) {
   const all = ctx.store.data.subscriptions.filter((s) => s.company_id === companyId);
@@ -53,7 +39,7 @@ export async function createSubscription(ctx: DomainContext, companyId: string, 
     url: input.url,
     type: input.type,
     status: 'enabled',
-    secret_key: input.secret_key ?? generateSecretKey(),
+    secret_key: input.secret_key ?? generateSecret(),
     created_at: nowIso(),
   };
   ctx.store.addSubscription(sub);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { validationError, type FieldError } from '../errors.js';
 import { EVENT_TYPES } from '../store/schema.js';
 import { checkJsonLimits, METADATA_LIMITS } from '../store/json-limits.js';
-import { secretKeyProblem } from '../domain/subscriptions.js';
+import { parseSecret } from '../delivery/signing.js';
 import { ACTIONS } from '../domain/lifecycle.js';
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -57,8 +57,8 @@ export const newSubscription = z.strictObject({
   secret_key: z
     .string({ error: 'must be a string' })
     .superRefine((v, ctx) => {
-      const p = secretKeyProblem(v);
-      if (p) ctx.addIssue({ code: 'custom', message: p });
+      const parsed = parseSecret(v);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
     })
     .optional(),
 });
