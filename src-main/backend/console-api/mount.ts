@@ -1,0 +1,93 @@
+// Mounts the console on the API listener: the token-guarded console API under
+// /console/api (including the receiver's console routes) and the built page under
+// /app. Security header: the guard (guard.ts) refuses wrong Host names (DNS
+// rebinding), foreign Origins and missing tokens; no CORS header is ever written;
+// errors leave only through consoleErrorHandler (no stack traces).
+import type { Express } from 'express';
+import type { BackendConfig } from '../config.js';
+import type { ChangeBus } from '../bus.js';
+import type { Domain } from '../domain/domain.js';
+import type { DeliveryEngine } from '../delivery/engine-types.js';
+import type { HistoryLog } from '../store/history-types.js';
+import type { Store } from '../store/store.js';
+import type { Receiver } from '../receiver/receiver.js';
+import type { Tunnel } from '../tunnel/tunnel.js';
+import { notFound } from '../errors.js';
+import { consoleGuard, hostCheck } from './guard.js';
+import { consoleErrorHandler } from './error-handler.js';
+import { consoleRoutes } from './routes.js';
+import { sessionHolder } from './session.js';
+import { consoleStatic } from './static.js';
+
+export interface ConsoleAddresses {
+  api_url: string;
+  app_url: string;
+  receiver_url?: string;
+  console_url?: string;
+}
+
+export interface ConsoleDeps {
+  /** The per-run console token. */
+  token: string;
+  store: Store;
+  history: HistoryLog;
+  bus: ChangeBus;
+  domain: Domain;
+  engine: DeliveryEngine;
+  receiver: Receiver;
+  tunnel: Tunnel;
+  config: BackendConfig;
+  /** The built renderer (out/renderer); a plain "not built" page is served when absent. */
+  rendererDir?: string;
+  /** The API listener's port, known once it listens. */
+  port: () => number;
+  /** Optional: start-up problems a person should see (shown by GET /console/api/status). */
+  warnings?: readonly string[];
+  /** Optional: every bound address (GET /console/api/status); api/app are derived when absent. */
+  addresses?: () => ConsoleAddresses;
+  /** Optional: the stream's heartbeat interval (tests shorten it). */
+  streamHeartbeatMs?: number;
+}
+
+export const CONSOLE_API_PREFIX = '/console/api';
+
+export function mountConsole(app: Express, deps: ConsoleDeps): void {
+  const { token, domain, bus, port, config } = deps;
+  const session = sessionHolder(domain);
+  const addresses = (): ConsoleAddresses => {
+    if (deps.addresses) {
+      // The token-bearing console_url is the page's own business; it is not echoed back.
+      const { console_url: _omit, ...rest } = deps.addresses();
+      return rest;
+    }
+    const api = `http://${config.host}:${port()}`;
+    return { api_url: api, app_url: `${api}/app` };
+  };
+  const status = () => ({
+    warnings: [...(deps.warnings ?? [])],
+    addresses: addresses(),
+    tunnel: tunnelState(deps.tunnel),
+    deliveries_in_flight: deps.engine.inFlight(),
+  });
+
+  app.use(CONSOLE_API_PREFIX, hostCheck(port), consoleGuard({ token, port }), (_req, res, next) => {
+    // Token-guarded answers are never cached by anything.
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
+  // Nothing under the console prefix falls through to the service API.
+  app.use(CONSOLE_API_PREFIX, (_req, _res, next) => next(notFound('console API route')));
+  app.use(CONSOLE_API_PREFIX, consoleErrorHandler);
+
+  app.use('/app', hostCheck(port), consoleStatic(deps.rendererDir));
+  app.use('/app', consoleErrorHandler);
+}
+
+/** The tunnel's state for the status panel, whatever shape the tunnel reports it in. */
+function tunnelState(tunnel: Tunnel): unknown {
+  const t = tunnel as unknown as { status?: () => unknown; state?: unknown };
+  if (typeof t.status === 'function') return t.status();
+  return t.state ?? null;
+}

@@ -1,0 +1,113 @@
+// The console API's own routes: what only the console may do (the contract has no
+// document list, timeline, key management or notification outbox). Everything here
+// runs behind consoleGuard, on behalf of this run's console session (Demo Company).
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import type { ChangeBus } from '../bus.js';
+import type { Domain } from '../domain/domain.js';
+import { deliveryView } from '../domain/views.js';
+import { ApiError } from '../errors.js';
+import { jsonBody } from '../service-api/body.js';
+import { pageQuery, parse } from '../service-api/schemas.js';
+import type { SessionHolder } from './session.js';
+import { openStream } from './stream.js';
+
+const STATUSES = ['DRAFT', 'OUT_FOR_SIGNATURE', 'COMPLETED', 'DECLINED', 'EXPIRED', 'VOIDED'] as const;
+
+const documentQuery = pageQuery.extend({
+  status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }).optional(),
+  q: z.string({ error: 'must be a string' }).max(200, 'must be at most 200 characters').optional(),
+});
+
+const notificationQuery = pageQuery.extend({
+  document_id: z.string({ error: 'must be a string' }).optional(),
+});
+
+const newKey = z.strictObject({
+  role: z.enum(['admin', 'member'], { error: 'must be "admin" or "member"' }),
+  label: z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters').optional(),
+});
+
+/** A single query parameter as a string (Express parses `a[]=…` into arrays; those are refused). */
+function queryOf(req: Request): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) {
+    if (v === '') continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export interface ConsoleRouteDeps {
+  domain: Domain;
+  bus: ChangeBus;
+  session: SessionHolder;
+  heartbeatMs?: number;
+  /** What GET /status reports; built by the mount from the composition root's parts. */
+  status: () => Promise<unknown> | unknown;
+}
+
+export function consoleRoutes({ domain, bus, session, heartbeatMs, status }: ConsoleRouteDeps): Router {
+  const r = Router();
+  r.use(jsonBody);
+  const company = async () => (await session.get()).session.company_id;
+
+  r.get('/session', async (_req, res) => {
+    res.json((await session.get()).session);
+  });
+
+  r.get('/status', async (_req, res) => {
+    res.json(await status());
+  });
+
+  r.get('/documents', async (req, res) => {
+    const q = parse(documentQuery, queryOf(req));
+    res.json(domain.listDocuments(await company(), q));
+  });
+
+  r.get('/documents/:id/timeline', async (req, res) => {
+    const events = domain.documentTimeline(await company(), req.params.id);
+    res.json({ data: events.map((e) => ({ ...e, deliveries: e.deliveries.map(deliveryView) })) });
+  });
+
+  r.get('/documents/:id/actions', async (req, res) => {
+    res.json(domain.allowedActions(await company(), req.params.id));
+  });
+
+  r.get('/api-keys', async (_req, res) => {
+    const { actor } = await session.get();
+    const keys = domain.listApiKeys(actor.company_id);
+    // Newest first, and the console's own key is marked so the page can protect it.
+    res.json({ data: keys.reverse().map((k) => ({ ...k, current_console: k.id === actor.key_id })) });
+  });
+
+  r.post('/api-keys', async (req, res) => {
+    const input = parse(newKey, req.body);
+    const { actor } = await session.get();
+    res.status(201).json(await domain.createApiKey(actor, { role: input.role, label: input.label || undefined }));
+  });
+
+  r.delete('/api-keys/:id', async (req, res) => {
+    const { actor } = await session.get();
+    await domain.revokeApiKey(actor, req.params.id);
+    res.status(204).end();
+  });
+
+  r.get('/notifications', async (req, res) => {
+    const q = parse(notificationQuery, queryOf(req));
+    const all = domain.listNotifications(await company(), q.document_id);
+    let start = 0;
+    if (q.starting_after) {
+      start = all.findIndex((n) => n.id === q.starting_after) + 1;
+      if (start === 0) throw new ApiError('validation_error', 'starting_after: is not a notification of this company', { fields: [{ field: 'starting_after', message: 'is not a notification of this company' }] });
+    }
+    const page = all.slice(start, start + q.limit);
+    res.json({ data: page.map(({ company_id: _c, ...n }) => n), has_more: start + q.limit < all.length });
+  });
+
+  r.get('/stream', async (req, res) => {
+    openStream(req, res, bus, await company(), heartbeatMs);
+  });
+
+  return r;
+}

@@ -1,0 +1,50 @@
+// The console's live stream: server-sent events carrying the ChangeBus's small change
+// references for the session's company (plus receiver and tunnel changes, which belong
+// to this machine, not to a company). The page refetches what a change names. Guards
+// against leaking another company's activity (filtered by company_id) and against
+// dead connections holding listeners (cleanup on close; heartbeats let proxies and the
+// page notice a dead link).
+import type { Request, Response } from 'express';
+import type { Change, ChangeBus } from '../bus.js';
+
+export const HEARTBEAT_MS = 15_000;
+export const RETRY_MS = 2_000;
+
+/** Which changes a console of `companyId` may see. */
+export function visibleTo(companyId: string, change: Change): boolean {
+  if ('company_id' in change) return change.company_id === companyId;
+  return true; // capture, inbox, tunnel: machine-wide (receiver and tunnel belong to the console)
+}
+
+export function openStream(req: Request, res: Response, bus: ChangeBus, companyId: string, heartbeatMs = HEARTBEAT_MS): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  req.socket.setNoDelay(true);
+  // A long-lived response must not be cut by the server's request timeout.
+  req.socket.setTimeout(0);
+
+  let seq = 0;
+  res.write(`retry: ${RETRY_MS}\n: connected\n\n`);
+  res.write(`event: ready\ndata: {}\n\n`);
+  const unsubscribe = bus.subscribe((change) => {
+    if (!visibleTo(companyId, change)) return;
+    res.write(`id: ${++seq}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+  });
+  const heartbeat = setInterval(() => res.write(`: heartbeat\n\n`), heartbeatMs);
+  heartbeat.unref();
+
+  let closed = false;
+  const cleanup = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+  };
+  req.on('close', cleanup);
+  res.on('close', cleanup);
+  res.on('error', cleanup);
+}
