@@ -2,6 +2,7 @@
 // memory (synchronously, so no two requests interleave inside one), then `commit()`
 // resolves once a write containing them is on disk. Writes that arrive while one is in
 // flight share the next one, so 50 concurrent PUTs cost a few fsyncs, not 50.
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
@@ -65,6 +66,22 @@ export class Store {
     return {
       warning: `The store file was unreadable (${this.file.lastRead.reason}). It was kept unchanged at ${aside}; Countersign started with an empty store.`,
     };
+  }
+
+  /** Called after a failed write made the store reload its last good state. */
+  readonly reloadListeners: (() => void)[] = [];
+
+  private revertToDisk(): void {
+    let data: DbData = emptyData();
+    try {
+      // Synchronous on purpose: no request may mutate the state being replaced.
+      data = JSON.parse(readFileSync(this.file.path, 'utf8')) as DbData;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onBackgroundError(err);
+    }
+    this.db.data = data;
+    this.reindex();
+    for (const fn of this.reloadListeners) fn();
   }
 
   /** Registers work (e.g. the history log's fsync) that every commit also waits for. */
@@ -150,8 +167,14 @@ export class Store {
         await this.flushOnce();
         for (const w of batch) w.resolve();
       } catch (err) {
-        if (batch.length === 0) this.onBackgroundError(err);
-        for (const w of batch) w.reject(err);
+        // Nothing half-applied: every change made since the last good write is undone
+        // by reloading that write, and everyone who made one is told it failed.
+        const failed = [...batch, ...this.waiters];
+        this.waiters = [];
+        this.dirty = false;
+        this.revertToDisk();
+        if (failed.length === 0) this.onBackgroundError(err);
+        for (const w of failed) w.reject(err);
       }
     }
   }
