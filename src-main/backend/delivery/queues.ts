@@ -1,0 +1,143 @@
+// The engine's in-memory work lists. Both are views of the stored schedule
+// (store.data.pending_deliveries), rebuilt from it on start: losing them loses nothing.
+
+/** A FIFO with O(1) push and shift (Array#shift copies on large arrays). */
+export class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(item: T): void {
+    this.items.push(item);
+  }
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+/** Min-heap on `at` (epoch ms): the next due retry is always at the top, so one timer suffices. */
+export class DueHeap<T> {
+  private readonly heap: { at: number; item: T }[] = [];
+  get size(): number {
+    return this.heap.length;
+  }
+  peek(): { at: number; item: T } | undefined {
+    return this.heap[0];
+  }
+  push(at: number, item: T): void {
+    const h = this.heap;
+    h.push({ at, item });
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (h[parent].at <= h[i].at) break;
+      [h[parent], h[i]] = [h[i], h[parent]];
+      i = parent;
+    }
+  }
+  pop(): { at: number; item: T } | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && h[l].at < h[m].at) m = l;
+        if (r < h.length && h[r].at < h[m].at) m = r;
+        if (m === i) break;
+        [h[m], h[i]] = [h[i], h[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+interface Lane<T> {
+  key: string;
+  ready: Fifo<T>;
+  active: number;
+  queued: boolean;
+}
+
+/**
+ * Ready work, one lane per subscription, served round-robin under two limits: work
+ * in flight overall, and per lane. A lane at its limit steps aside, so a subscriber
+ * that hangs holds at most `maxPerKey` slots and the others keep flowing.
+ */
+export class FairQueue<T> {
+  private readonly lanes = new Map<string, Lane<T>>();
+  private readonly runnable = new Fifo<Lane<T>>();
+  private activeTotal = 0;
+
+  constructor(
+    private readonly maxTotal: number,
+    private readonly maxPerKey: number,
+  ) {}
+
+  get active(): number {
+    return this.activeTotal;
+  }
+
+  push(key: string, item: T): void {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { key, ready: new Fifo<T>(), active: 0, queued: false };
+      this.lanes.set(key, lane);
+    }
+    lane.ready.push(item);
+    this.enqueue(lane);
+  }
+
+  /** The next item allowed to start (skipping those `isLive` rejects), counted as active until `done(key)`. */
+  take(isLive: (item: T) => boolean): { key: string; item: T } | undefined {
+    while (this.activeTotal < this.maxTotal) {
+      const lane = this.runnable.shift();
+      if (!lane) return undefined;
+      lane.queued = false;
+      let item = lane.ready.shift();
+      while (item !== undefined && !isLive(item)) item = lane.ready.shift();
+      if (item === undefined) {
+        this.dropIfIdle(lane);
+        continue;
+      }
+      lane.active++;
+      this.activeTotal++;
+      this.enqueue(lane);
+      return { key: lane.key, item };
+    }
+    return undefined;
+  }
+
+  done(key: string): void {
+    const lane = this.lanes.get(key);
+    if (!lane) return;
+    lane.active--;
+    this.activeTotal--;
+    this.enqueue(lane);
+    this.dropIfIdle(lane);
+  }
+
+  private enqueue(lane: Lane<T>): void {
+    if (!lane.queued && lane.ready.length > 0 && lane.active < this.maxPerKey) {
+      lane.queued = true;
+      this.runnable.push(lane);
+    }
+  }
+
+  private dropIfIdle(lane: Lane<T>): void {
+    if (lane.active === 0 && lane.ready.length === 0 && !lane.queued) this.lanes.delete(lane.key);
+  }
+}
