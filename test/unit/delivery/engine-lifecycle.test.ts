@@ -1,0 +1,243 @@
+// The delivery engine across its life: restart from the stored schedule, cancelled
+// subscriptions, redelivery, shutdown, and fairness between subscribers.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { createHarness, sleep, startReceiver, until, type Harness, type Receiver } from './harness.js';
+import { ApiError } from '../../../src-main/backend/errors.js';
+import type { PendingDelivery } from '../../../src-main/backend/store/schema.js';
+
+let h: Harness | undefined;
+const receivers: Receiver[] = [];
+
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close();
+  await h?.cleanup();
+  h = undefined;
+});
+
+async function receiver(handle?: Parameters<typeof startReceiver>[0]) {
+  const r = await startReceiver(handle);
+  receivers.push(r);
+  return r;
+}
+
+const statusOf = (id: string) => h!.history.getDelivery(id)?.status;
+
+/** What the domain does on DELETE /v2/webhooks/{id}: rows out, subscription out, commit, then tell the engine. */
+async function deleteSubscription(id: string) {
+  const data = h!.store.data;
+  data.pending_deliveries = data.pending_deliveries.filter((d) => d.subscription_id !== id);
+  const needed = new Set(data.pending_deliveries.map((d) => d.event_id));
+  data.pending_events = data.pending_events.filter((e) => needed.has(e.id));
+  h!.store.removeSubscription(id);
+  await h!.store.commit();
+  h!.engine.cancelSubscription(id);
+}
+
+describe('delivery engine: lifecycle', () => {
+  it('resumes the stored schedule after a restart, at the stored due time and attempt count', async () => {
+    let fail = true;
+    const r = await receiver((_req, res) => {
+      res.statusCode = fail ? 500 : 200;
+      res.end();
+    });
+    h = await createHarness({ retrySchedule: [0.6] });
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => h!.history.getDelivery(d.id)?.attempts === 1, 5000, 'first attempt');
+    await h.shutdown();
+    const stopped = Date.now();
+
+    // What is on disk is the schedule: reopen store and history from the same folder.
+    fail = false;
+    await h.reopen();
+    const row = h.store.data.pending_deliveries.find((p) => p.id === d.id)!;
+    expect(row).toMatchObject({ attempts: 1 });
+    expect(row.next_attempt_at).toBeGreaterThan(stopped - 700);
+    expect(h.store.data.pending_events).toHaveLength(1);
+    h.engine.start();
+    await until(() => statusOf(d.id) === 'succeeded', 5000, 'delivery after restart');
+    expect(r.received).toHaveLength(2);
+    expect(r.received[1].headers['webhook-id']).toBe(d.id);
+    expect(r.received[1].at).toBeGreaterThanOrEqual(row.next_attempt_at - 5);
+    expect(h.history.getDelivery(d.id)).toMatchObject({ attempts: 2, last_status_code: 200 });
+  });
+
+  it('sends deliveries that were committed while no engine ran, as soon as one starts', async () => {
+    const r = await receiver();
+    h = await createHarness();
+    const sub = await h.subscribe(r.url);
+    const rows = await h.emit([sub]); // engine not started: wake() is ignored
+    await h.reopen();
+    expect(r.received).toHaveLength(0);
+    h.engine.start();
+    await until(() => statusOf(rows[0].id) === 'succeeded', 5000, 'delivery');
+    expect(r.received[0].headers['webhook-id']).toBe(rows[0].id);
+  });
+
+  it('stops retrying once the subscription is cancelled', async () => {
+    const r = await receiver((_req, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    h = await createHarness({ retrySchedule: [0.2, 0.2] });
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => h!.history.getDelivery(d.id)?.attempts === 1, 5000, 'first attempt');
+    await deleteSubscription(sub.public_id);
+    await sleep(600);
+    expect(r.received).toHaveLength(1);
+    expect(statusOf(d.id)).toBe('cancelled');
+    expect(h.history.getDelivery(d.id)!.next_attempt_at).toBeNull();
+    expect(h.changes.some((c) => c.kind === 'delivery' && c.id === d.id && c.status === 'cancelled')).toBe(true);
+  });
+
+  it('logs the outcome of an attempt in flight at cancellation as cancelled, and never retries it', async () => {
+    const held: ServerResponse[] = [];
+    const r = await receiver((_req, res) => held.push(res));
+    h = await createHarness({ retrySchedule: [0.05] });
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => held.length === 1, 5000, 'request in flight');
+    await deleteSubscription(sub.public_id);
+    held[0].statusCode = 500;
+    held[0].end();
+    await until(() => h!.engine.inFlight() === 0, 5000, 'attempt ended');
+    const attempts = await h.history.getAttempts(d.id);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ response: { status: 500 }, next_attempt_at: null });
+    await sleep(200);
+    expect(r.received).toHaveLength(1);
+    expect(statusOf(d.id)).toBe('cancelled');
+  });
+
+  it('redelivers a finished delivery with the same webhook-id, restoring its event from history', async () => {
+    const r = await receiver();
+    h = await createHarness();
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => statusOf(d.id) === 'succeeded', 5000, 'first delivery');
+    await until(() => h!.store.data.pending_events.length === 0, 2000, 'event left the live store');
+
+    const summary = await h.engine.redeliver(d.id);
+    expect(summary).toMatchObject({ id: d.id, status: 'pending', attempts: 1 });
+    await until(() => statusOf(d.id) === 'succeeded' && h!.history.getDelivery(d.id)!.attempts === 2, 5000, 'redelivery');
+    expect(r.received).toHaveLength(2);
+    expect(r.received[1].headers['webhook-id']).toBe(d.id);
+    expect(r.received[1].body).toBe(r.received[0].body);
+    expect((await h.history.getAttempts(d.id)).map((a) => a.attempt)).toEqual([1, 2]);
+    await until(() => h!.store.data.pending_deliveries.length === 0 && h!.store.data.pending_events.length === 0, 2000, 'cleared again');
+  });
+
+  it('redelivers a delivery that is still waiting for its next retry at once', async () => {
+    let n = 0;
+    const r = await receiver((_req, res) => {
+      res.statusCode = ++n === 1 ? 500 : 200;
+      res.end();
+    });
+    h = await createHarness({ retrySchedule: [60] });
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => h!.history.getDelivery(d.id)?.attempts === 1, 5000, 'first attempt');
+    await h.engine.redeliver(d.id);
+    await until(() => statusOf(d.id) === 'succeeded', 5000, 'redelivered before the 60 s retry');
+    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([d.id, d.id]);
+  });
+
+  it('refuses to redeliver unknown deliveries or those of a deleted subscription', async () => {
+    const r = await receiver();
+    h = await createHarness();
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => statusOf(d.id) === 'succeeded', 5000, 'delivery');
+    await expect(h.engine.redeliver('msg_nope')).rejects.toMatchObject({ code: 'not_found' });
+    await deleteSubscription(sub.public_id);
+    const err = await h.engine.redeliver(d.id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(404);
+    expect(h.store.data.pending_deliveries).toHaveLength(0);
+  });
+
+  it('keeps a slow subscriber from starving a fast one', async () => {
+    const hanging: ServerResponse[] = [];
+    const slow = await receiver((_req, res) => hanging.push(res));
+    const fast = await receiver();
+    h = await createHarness({ deliveryConcurrency: 4, deliveryConcurrencyPerSubscription: 2, deliveryTimeoutMs: 10_000 });
+    h.engine.start();
+    const slowSub = await h.subscribe(slow.url);
+    const fastSub = await h.subscribe(fast.url);
+    // The slow subscriber's deliveries are queued first.
+    const slowRows: PendingDelivery[] = [];
+    for (let i = 0; i < 10; i++) slowRows.push(...(await h.emit([slowSub])));
+    const fastRows: PendingDelivery[] = [];
+    for (let i = 0; i < 10; i++) fastRows.push(...(await h.emit([fastSub])));
+    const t0 = Date.now();
+    await until(() => fastRows.every((d) => statusOf(d.id) === 'succeeded'), 3000, 'fast deliveries');
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(fast.received).toHaveLength(10);
+    // The slow one holds its two slots, no more; the global limit is respected.
+    expect(hanging).toHaveLength(2);
+    expect(h.engine.inFlight()).toBe(2);
+    expect(slowRows.every((d) => statusOf(d.id) === 'pending')).toBe(true);
+    // Once it answers, the rest of its queue drains too.
+    for (const res of hanging.splice(0)) res.end('late');
+    await until(() => {
+      for (const res of hanging.splice(0)) res.end('late');
+      return slowRows.every((d) => statusOf(d.id) === 'succeeded');
+    }, 5000, 'slow deliveries');
+  });
+
+  it('never has more attempts in flight than the global limit', async () => {
+    const hanging: ServerResponse[] = [];
+    const servers = await Promise.all([0, 1, 2].map(() => receiver((_req, res) => hanging.push(res))));
+    h = await createHarness({ deliveryConcurrency: 3, deliveryConcurrencyPerSubscription: 2, deliveryTimeoutMs: 10_000 });
+    h.engine.start();
+    const subs = await Promise.all(servers.map((s) => h!.subscribe(s.url)));
+    for (let i = 0; i < 4; i++) await h.emit(subs);
+    await until(() => hanging.length === 3, 3000, 'three in flight');
+    await sleep(100);
+    expect(hanging).toHaveLength(3);
+    expect(h.engine.inFlight()).toBe(3);
+  });
+
+  it('stop() waits for attempts in flight, records them, and leaves retries stored', async () => {
+    const held: ServerResponse[] = [];
+    const r = await receiver((_req, res) => held.push(res));
+    h = await createHarness({ retrySchedule: [30] });
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => held.length === 1, 5000, 'request in flight');
+    setTimeout(() => {
+      held[0].statusCode = 503;
+      held[0].end();
+    }, 100);
+    const t0 = Date.now();
+    await h.engine.stop();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(80);
+    expect(h.engine.inFlight()).toBe(0);
+    expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
+    await h.reopen();
+    expect(h.store.data.pending_deliveries.find((p) => p.id === d.id)).toMatchObject({ attempts: 1 });
+  });
+
+  it('stop() is bounded by the delivery timeout when a receiver never answers', async () => {
+    const r = await receiver(() => undefined);
+    h = await createHarness({ deliveryTimeoutMs: 300 });
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => r.received.length === 1, 5000, 'request in flight');
+    const t0 = Date.now();
+    await h.engine.stop();
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(h.history.getDelivery(d.id)).toMatchObject({ attempts: 1, last_status_code: null });
+    expect(h.history.getDelivery(d.id)!.last_error).toMatch(/timed out/i);
+  });
+});
