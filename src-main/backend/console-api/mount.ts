@@ -12,6 +12,7 @@ import type { HistoryLog } from '../store/history-types.js';
 import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import type { Tunnel } from '../tunnel/tunnel.js';
+import { receiverConsoleRoutes } from '../receiver/console-routes.js';
 import { notFound } from '../errors.js';
 import { consoleGuard, hostCheck } from './guard.js';
 import { consoleErrorHandler } from './error-handler.js';
@@ -61,12 +62,12 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
       return rest;
     }
     const api = `http://${config.host}:${port()}`;
-    return { api_url: api, app_url: `${api}/app` };
+    return { api_url: api, app_url: `${api}/app`, receiver_url: deps.receiver.inboxes.origins().local };
   };
   const status = () => ({
     warnings: [...(deps.warnings ?? [])],
     addresses: addresses(),
-    tunnel: tunnelState(deps.tunnel),
+    tunnel: deps.tunnel.state(),
     deliveries_in_flight: deps.engine.inFlight(),
   });
 
@@ -77,17 +78,20 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     next();
   });
   app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
+  // The receiver's inboxes, captures and tunnel (receiver/console-routes.ts), acting for
+  // the console session's company.
+  app.use(
+    CONSOLE_API_PREFIX,
+    async (_req, res, next) => {
+      res.locals.companyId = (await session.get()).session.company_id;
+      next();
+    },
+    receiverConsoleRoutes({ receiver: deps.receiver, tunnel: deps.tunnel, store: deps.store, domain, history: deps.history }),
+  );
   // Nothing under the console prefix falls through to the service API.
   app.use(CONSOLE_API_PREFIX, (_req, _res, next) => next(notFound('console API route')));
   app.use(CONSOLE_API_PREFIX, consoleErrorHandler);
 
   app.use('/app', hostCheck(port), consoleStatic(deps.rendererDir));
   app.use('/app', consoleErrorHandler);
-}
-
-/** The tunnel's state for the status panel, whatever shape the tunnel reports it in. */
-function tunnelState(tunnel: Tunnel): unknown {
-  const t = tunnel as unknown as { status?: () => unknown; state?: unknown };
-  if (typeof t.status === 'function') return t.status();
-  return t.state ?? null;
 }

@@ -49,7 +49,6 @@ export interface ConsoleRouteDeps {
 
 export function consoleRoutes({ domain, bus, session, heartbeatMs, status }: ConsoleRouteDeps): Router {
   const r = Router();
-  r.use(jsonBody);
   const company = async () => (await session.get()).session.company_id;
 
   r.get('/session', async (_req, res) => {
@@ -81,7 +80,7 @@ export function consoleRoutes({ domain, bus, session, heartbeatMs, status }: Con
     res.json({ data: keys.reverse().map((k) => ({ ...k, current_console: k.id === actor.key_id })) });
   });
 
-  r.post('/api-keys', async (req, res) => {
+  r.post('/api-keys', jsonBody, async (req, res) => {
     const input = parse(newKey, req.body);
     const { actor } = await session.get();
     res.status(201).json(await domain.createApiKey(actor, { role: input.role, label: input.label || undefined }));
