@@ -1,0 +1,186 @@
+// One file with a company's delivery log (events, deliveries, attempts) and the
+// receiver's inboxes and captures, for offline demos and bug reports; and its import.
+// Guards against secrets leaving in the file: inboxes carry only a fingerprint, and as
+// a last line of defence every known secret (pasted inbox secrets, subscription
+// secret_keys, with and without the whsec_ prefix) is replaced wherever it appears in
+// the text, e.g. echoed in a captured body. Imports are validated and never bring a
+// secret back; importing the same file twice adds nothing the second time.
+import type { Store } from '../store/store.js';
+import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../store/history-types.js';
+import { validationError } from '../errors.js';
+import { parseResponseMode } from './inbox-input.js';
+import type { Receiver } from './receiver.js';
+import { fingerprint } from './verdict.js';
+import { DEFAULT_RESPONSE, type Capture, type ResponseMode } from './types.js';
+
+export const EXPORT_FORMAT = 'countersign-export';
+export const EXPORT_VERSION = 1;
+export const SECRET_REMOVED = '[secret removed]';
+
+/** A capture in the file: the body as text when it is UTF-8, else as base64. */
+export type ExportedCapture = Omit<Capture, 'body'> & { body_text: string | null; body_base64: string | null };
+
+export interface ExportFile {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  exported_at: string;
+  company_id: string;
+  inboxes: { id: string; name: string; created_at: string; response: ResponseMode; secret_fingerprint: string | null }[];
+  captures: ExportedCapture[];
+  events: { event: EventSummary; body: string | null }[];
+  deliveries: { delivery: DeliverySummary; attempts: AttemptRecord[] }[];
+}
+
+export function bodyFields(body: Buffer): { body_text: string | null; body_base64: string | null } {
+  const text = body.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(body) ? { body_text: text, body_base64: null } : { body_text: null, body_base64: body.toString('base64') };
+}
+
+function knownSecrets(store: Store, receiver: Receiver): string[] {
+  const out = new Set<string>();
+  const add = (s: string | null | undefined) => {
+    if (!s || s.length < 12) return;
+    out.add(s);
+    if (s.startsWith('whsec_') && s.length - 6 >= 12) out.add(s.slice(6));
+  };
+  for (const s of store.data.subscriptions) add(s.secret_key);
+  for (const i of receiver.inboxes.all()) add(i.secret);
+  // Longest first, so a prefixed secret is replaced whole before its bare part.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+export async function buildExport(deps: { store: Store; receiver: Receiver; history: HistoryLog; companyId: string; maxDeliveries?: number }): Promise<string> {
+  const { store, receiver, history, companyId } = deps;
+  const max = deps.maxDeliveries ?? 10_000;
+  const deliveries: ExportFile['deliveries'] = [];
+  const eventIds = new Set<string>();
+  let after: string | undefined;
+  while (deliveries.length < max) {
+    const page = history.listDeliveries({ company_id: companyId }, { limit: 100, starting_after: after });
+    for (const d of page.data) {
+      if (deliveries.length >= max) break;
+      deliveries.push({ delivery: d, attempts: await history.getAttempts(d.id) });
+      eventIds.add(d.event_id);
+    }
+    if (!page.has_more || page.data.length === 0) break;
+    after = page.data[page.data.length - 1].id;
+  }
+  const events: ExportFile['events'] = [];
+  for (const id of eventIds) {
+    const event = history.getEvent(id);
+    if (event) events.push({ event, body: (await history.getEventBody(id)) ?? null });
+  }
+  const inboxes = receiver.inboxes.all().map((i) => ({ id: i.id, name: i.name, created_at: i.created_at, response: i.response, secret_fingerprint: i.secret ? fingerprint(i.secret) : null }));
+  const captures: ExportedCapture[] = [];
+  for (const i of inboxes) {
+    for (const c of receiver.captures.list(i.id)) {
+      const { body, ...rest } = c;
+      captures.push({ ...rest, ...bodyFields(body) });
+    }
+  }
+  const file: ExportFile = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: new Date().toISOString(), company_id: companyId, inboxes, captures, events, deliveries };
+  let text = JSON.stringify(file);
+  // Secrets are base64 plus "whsec_": no character that JSON escapes, so a plain
+  // replacement keeps the text valid JSON.
+  for (const s of knownSecrets(store, receiver)) text = text.split(s).join(SECRET_REMOVED);
+  return text;
+}
+
+export interface ImportResult {
+  inboxes_created: number;
+  captures_added: number;
+  events_added: number;
+  deliveries_added: number;
+  skipped: number;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+
+function toCapture(raw: unknown, inboxId: string): Capture | null {
+  if (!isObj(raw) || !isStr(raw.id) || !/^cap_[0-9A-Za-z]+$/.test(raw.id) || !isStr(raw.method) || !isStr(raw.path) || !isStr(raw.received_at)) return null;
+  if (!Array.isArray(raw.headers) || !raw.headers.every((h) => Array.isArray(h) && h.length === 2 && isStr(h[0]) && isStr(h[1]))) return null;
+  const body = isStr(raw.body_base64) ? Buffer.from(raw.body_base64, 'base64') : isStr(raw.body_text) ? Buffer.from(raw.body_text, 'utf8') : Buffer.alloc(0);
+  const response = isObj(raw.response) ? raw.response : {};
+  return {
+    id: raw.id,
+    inbox_id: inboxId,
+    received_at: raw.received_at,
+    method: raw.method.slice(0, 20),
+    path: raw.path,
+    headers: raw.headers as [string, string][],
+    body,
+    size: typeof raw.size === 'number' ? raw.size : body.length,
+    body_truncated: raw.body_truncated === true,
+    remote_address: isStr(raw.remote_address) ? raw.remote_address : null,
+    webhook_id: isStr(raw.webhook_id) ? raw.webhook_id : null,
+    event_type: isStr(raw.event_type) ? raw.event_type : null,
+    attempt_for_id: typeof raw.attempt_for_id === 'number' ? raw.attempt_for_id : 1,
+    duplicate: raw.duplicate === true,
+    verdict: isObj(raw.verdict) ? (raw.verdict as unknown as Capture['verdict']) : null,
+    response: {
+      status: typeof response.status === 'number' ? response.status : null,
+      headers: isObj(response.headers) ? (response.headers as Record<string, string>) : {},
+      body: isStr(response.body) ? response.body : '',
+      delay_ms: typeof response.delay_ms === 'number' ? response.delay_ms : 0,
+      hang: response.hang === true,
+    },
+  };
+}
+
+export async function applyImport(deps: { receiver: Receiver; history: HistoryLog; store: Store; companyId: string }, file: unknown): Promise<ImportResult> {
+  const { receiver, history, companyId } = deps;
+  if (!isObj(file) || file.format !== EXPORT_FORMAT) throw validationError([{ field: 'format', message: `must be "${EXPORT_FORMAT}" (a file made by Export)` }]);
+  if (file.version !== EXPORT_VERSION) throw validationError([{ field: 'version', message: `must be ${EXPORT_VERSION}` }]);
+  for (const key of ['inboxes', 'captures', 'events', 'deliveries'] as const) {
+    if (!Array.isArray(file[key])) throw validationError([{ field: key, message: 'must be a list' }]);
+  }
+  const r: ImportResult = { inboxes_created: 0, captures_added: 0, events_added: 0, deliveries_added: 0, skipped: 0 };
+  for (const raw of file.inboxes as unknown[]) {
+    if (!isObj(raw) || !isStr(raw.id) || !/^inb_[0-9A-Za-z]{1,64}$/.test(raw.id)) {
+      r.skipped++;
+      continue;
+    }
+    if (receiver.inboxes.record(raw.id)) continue;
+    let response: ResponseMode = { ...DEFAULT_RESPONSE };
+    try {
+      response = parseResponseMode(raw.response);
+    } catch {
+      // An unreadable mode falls back to the default rather than losing the inbox.
+    }
+    const name = isStr(raw.name) && raw.name.trim() ? raw.name.trim().slice(0, 100) : raw.id;
+    await receiver.inboxes.create({ name, response }, raw.id);
+    r.inboxes_created++;
+  }
+  for (const raw of file.captures as unknown[]) {
+    const inboxId = isObj(raw) && isStr(raw.inbox_id) ? raw.inbox_id : '';
+    const c = receiver.inboxes.record(inboxId) ? toCapture(raw, inboxId) : null;
+    if (c && receiver.addCapture(c)) r.captures_added++;
+    else r.skipped++;
+  }
+  for (const raw of file.events as unknown[]) {
+    const e = isObj(raw) && isObj(raw.event) ? (raw.event as unknown as EventSummary) : null;
+    if (!e || !isStr(e.id) || !isStr(e.type) || history.getEvent(e.id)) {
+      if (!e || !isStr(e.id)) r.skipped++;
+      continue;
+    }
+    history.recordEvent({ ...e, company_id: companyId }, isStr((raw as Record<string, unknown>).body) ? ((raw as Record<string, unknown>).body as string) : '');
+    r.events_added++;
+  }
+  for (const raw of file.deliveries as unknown[]) {
+    const d = isObj(raw) && isObj(raw.delivery) ? (raw.delivery as unknown as DeliverySummary) : null;
+    if (!d || !isStr(d.id) || !isStr(d.event_id) || !isStr(d.subscription_id)) {
+      r.skipped++;
+      continue;
+    }
+    if (history.getDelivery(d.id)) continue;
+    // Imported deliveries are a record of the past: they are shown, never attempted.
+    history.recordDelivery({ ...d, company_id: companyId });
+    const attempts = Array.isArray((raw as Record<string, unknown>).attempts) ? ((raw as Record<string, unknown>).attempts as AttemptRecord[]) : [];
+    for (const a of attempts) if (isObj(a) && a.delivery_id === d.id) history.recordAttempt(a);
+    r.deliveries_added++;
+  }
+  await history.flush();
+  await receiver.flush();
+  return r;
+}

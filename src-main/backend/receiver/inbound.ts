@@ -1,0 +1,107 @@
+// Socket-level work of the receiver: reading a raw body under a size limit, and
+// answering with a delay or not at all (hang). Guards against a sender exhausting
+// memory (the body is read up to the limit, the rest is discarded and the answer is 413
+// with Connection: close) and against hung requests outliving the receiver (every
+// delayed or hung answer is tracked, cut after a bound, and ended by close()).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CaptureResponse } from './types.js';
+
+/** Bytes of an oversize body kept for inspection. */
+const OVERSIZE_KEEP = 64 * 1024;
+
+export interface ReadBody {
+  body: Buffer;
+  size: number;
+  tooLarge: boolean;
+}
+
+/** Reads the whole body, or stops keeping it past `limit`. Rejects if the sender aborts. */
+export function readBody(req: IncomingMessage, limit: number): Promise<ReadBody> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.resolve({ body: Buffer.alloc(0), size: declared, tooLarge: true });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (r: ReadBody) => {
+      if (done) return;
+      done = true;
+      resolve(r);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (done) return;
+      if (size > limit) {
+        const kept = Buffer.concat(chunks).subarray(0, OVERSIZE_KEEP);
+        chunks.length = 0;
+        // Keep draining (discarding) so the 413 can be written; the socket closes after it.
+        finish({ body: kept, size, tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => finish({ body: Buffer.concat(chunks), size, tooLarge: false }));
+    req.on('error', (err) => {
+      if (!done) {
+        done = true;
+        reject(err);
+      }
+    });
+    req.on('close', () => {
+      if (!done) {
+        done = true;
+        reject(new Error('the sender closed the connection before the body ended'));
+      }
+    });
+  });
+}
+
+/** Tracks answers still owed (delays, hangs) so that close() can end them. */
+export class PendingAnswers {
+  private readonly open = new Set<() => void>();
+
+  /**
+   * Sends `answer` after its delay, or never (hang: until the sender gives up, `maxHangMs`
+   * passes, or close()). `onGaveUp` is told how long a hung sender waited.
+   */
+  send(res: ServerResponse, answer: CaptureResponse, maxHangMs: number, onGaveUp?: (ms: number) => void): void {
+    const started = Date.now();
+    const write = () => {
+      if (res.writableEnded || res.destroyed) return;
+      res.writeHead(answer.status ?? 200, answer.headers);
+      res.end(answer.body);
+    };
+    if (!answer.hang && answer.delay_ms <= 0) return write();
+    let timer: NodeJS.Timeout;
+    const cancel = () => {
+      clearTimeout(timer);
+      this.open.delete(end);
+    };
+    // Ends the wait: a delayed answer is written, a hung one has its socket destroyed.
+    const end = () => {
+      cancel();
+      if (answer.hang) res.destroy();
+      else write();
+    };
+    this.open.add(end);
+    timer = setTimeout(end, answer.hang ? maxHangMs : answer.delay_ms);
+    res.on('close', () => {
+      const waited = Date.now() - started;
+      const wasOpen = this.open.has(end);
+      cancel();
+      if (answer.hang && wasOpen) onGaveUp?.(waited);
+    });
+  }
+
+  /** Ends every wait now (delayed answers are written, hung sockets destroyed). */
+  closeAll(): void {
+    for (const end of [...this.open]) end();
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+}

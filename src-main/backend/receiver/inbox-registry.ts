@@ -1,0 +1,239 @@
+// Inbox definitions (store.data.extensions.receiver, kept small: configuration only)
+// and the per-inbox counters that response modes and duplicate detection need.
+// Guards against secrets leaking: views carry a fingerprint, never the secret.
+import type { ChangeBus } from '../bus.js';
+import type { Store } from '../store/store.js';
+import { notFound, validationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { parseSecret } from '../delivery/signing.js';
+import type { CaptureStore } from './capture-store.js';
+import type { CreateInboxInput, UpdateInboxInput } from './inbox-input.js';
+import { responseModeSchema } from './inbox-input.js';
+import { classifyUrl, linkedSubscriptions, staleSubscriptions, type ReceiverOrigins, type StaleSubscription } from './linked-subscriptions.js';
+import { describeResponse } from './response-mode.js';
+import { fingerprint, type SecretCandidate } from './verdict.js';
+import { DEFAULT_RESPONSE, type InboxRecord, type ReceiverData, type ReceiverLimits, type ResponseMode } from './types.js';
+
+const PAST_URLS_KEPT = 20;
+/** webhook-ids remembered per inbox for duplicates and fail_first_n (oldest forgotten first). */
+const IDS_KEPT = 20_000;
+
+export interface InboxView {
+  id: string;
+  name: string;
+  created_at: string;
+  path: string;
+  local_url: string;
+  /** The inbox through the tunnel, when it is online. */
+  public_url: string | null;
+  secret: {
+    source: 'pasted' | 'linked' | 'none';
+    /** First 8 hex of sha256 of the secret in use (the first linked one when several). */
+    fingerprint: string | null;
+    /** False when the secret in use is not `whsec_` + base64 (verdicts will say invalid_secret_format). */
+    format_ok: boolean | null;
+    linked_subscription_ids: string[];
+  };
+  response: ResponseMode;
+  response_description: string;
+  capture_count: number;
+}
+
+/** A map that forgets its oldest keys past a size. */
+class BoundedCounts {
+  private readonly m = new Map<string, number>();
+  bump(key: string): number {
+    const n = (this.m.get(key) ?? 0) + 1;
+    this.m.delete(key);
+    this.m.set(key, n);
+    if (this.m.size > IDS_KEPT) this.m.delete(this.m.keys().next().value as string);
+    return n;
+  }
+  clear(): void {
+    this.m.clear();
+  }
+}
+
+export interface InboxCounters {
+  /** Counts one more request with this webhook-id; returns how many so far (1 = first). */
+  seen(webhookId: string): number;
+  /** Counts one more request under the current response mode; '' = requests without a webhook-id. */
+  modeAttempt(key: string): number;
+}
+
+interface Deps {
+  store: Store;
+  bus: ChangeBus;
+  captures: CaptureStore;
+  limits: ReceiverLimits;
+  localUrl: () => string;
+  publicUrl: () => string | undefined;
+}
+
+export class InboxRegistry {
+  private readonly byId = new Map<string, InboxRecord>();
+  private readonly seenCounts = new Map<string, BoundedCounts>();
+  private readonly modeCounts = new Map<string, BoundedCounts>();
+
+  constructor(private readonly deps: Deps) {}
+
+  private get data(): ReceiverData {
+    const ext = this.deps.store.data.extensions;
+    const cur = ext.receiver as Partial<ReceiverData> | undefined;
+    if (!cur || typeof cur !== 'object' || !Array.isArray(cur.inboxes) || !Array.isArray(cur.past_public_urls)) {
+      ext.receiver = { inboxes: Array.isArray(cur?.inboxes) ? cur.inboxes : [], past_public_urls: Array.isArray(cur?.past_public_urls) ? cur.past_public_urls : [] };
+    }
+    return ext.receiver as ReceiverData;
+  }
+
+  load(): void {
+    this.byId.clear();
+    this.seenCounts.clear();
+    this.modeCounts.clear();
+    const kept: InboxRecord[] = [];
+    for (const raw of this.data.inboxes) {
+      // A hand-edited or older store may hold something odd: keep only what is sound.
+      if (!raw || typeof raw.id !== 'string' || !/^inb_[0-9A-Za-z]+$/.test(raw.id)) continue;
+      const response = responseModeSchema.safeParse(raw.response);
+      const rec: InboxRecord = {
+        id: raw.id,
+        name: typeof raw.name === 'string' ? raw.name : raw.id,
+        secret: typeof raw.secret === 'string' ? raw.secret : null,
+        response: response.success ? (response.data as ResponseMode) : { ...DEFAULT_RESPONSE },
+        created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date().toISOString(),
+      };
+      kept.push(rec);
+      this.byId.set(rec.id, rec);
+      for (const c of this.deps.captures.loadInbox(rec.id)) if (c.webhook_id) this.counters(rec.id).seen(c.webhook_id);
+    }
+    this.data.inboxes = kept;
+  }
+
+  record(id: string): InboxRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): InboxRecord[] {
+    return this.data.inboxes;
+  }
+
+  counters(inboxId: string): InboxCounters {
+    let seen = this.seenCounts.get(inboxId);
+    if (!seen) this.seenCounts.set(inboxId, (seen = new BoundedCounts()));
+    let mode = this.modeCounts.get(inboxId);
+    if (!mode) this.modeCounts.set(inboxId, (mode = new BoundedCounts()));
+    return { seen: (k) => seen.bump(k), modeAttempt: (k) => mode.bump(k) };
+  }
+
+  origins(): ReceiverOrigins {
+    return { local: this.deps.localUrl(), public: this.deps.publicUrl(), past: this.data.past_public_urls };
+  }
+
+  /** The pasted secret alone, or else every linked subscription's secret (oldest first). */
+  candidates(inbox: InboxRecord): SecretCandidate[] {
+    if (inbox.secret) return [{ secret: inbox.secret, source: 'pasted', subscription_id: null }];
+    return linkedSubscriptions(this.deps.store.data.subscriptions, inbox.id, this.origins()).map((s) => ({ secret: s.secret_key, source: 'linked', subscription_id: s.public_id }));
+  }
+
+  /** The URL a new subscription to this inbox should use: public when the tunnel is online. */
+  subscribeUrl(id: string): string {
+    const base = this.deps.publicUrl() ?? this.deps.localUrl();
+    return `${base.replace(/\/+$/, '')}/in/${id}`;
+  }
+
+  notePublicUrl(url: string | undefined): void {
+    if (!url) return;
+    const past = this.data.past_public_urls;
+    if (past[past.length - 1] === url) return;
+    this.data.past_public_urls = [...past.filter((u) => u !== url), url].slice(-PAST_URLS_KEPT);
+    this.deps.store.commitSoon();
+  }
+
+  stale(): StaleSubscription[] {
+    return staleSubscriptions(this.deps.store.data.subscriptions, new Set(this.byId.keys()), this.origins());
+  }
+
+  /** The inbox a URL reaches, if any (for the console's "which inbox is this subscription"). */
+  inboxForUrl(url: string): string | null {
+    const c = classifyUrl(url, this.origins());
+    return c && c.kind !== 'old_local' && this.byId.has(c.inboxId) ? c.inboxId : null;
+  }
+
+  view(rec: InboxRecord): InboxView {
+    const cands = this.candidates(rec);
+    const first = cands[0];
+    const pub = this.deps.publicUrl();
+    const linked = rec.secret ? [] : cands.map((c) => c.subscription_id!);
+    return {
+      id: rec.id,
+      name: rec.name,
+      created_at: rec.created_at,
+      path: `/in/${rec.id}`,
+      local_url: `${this.deps.localUrl()}/in/${rec.id}`,
+      public_url: pub ? `${pub.replace(/\/+$/, '')}/in/${rec.id}` : null,
+      secret: {
+        source: first ? first.source : 'none',
+        fingerprint: first ? fingerprint(first.secret) : null,
+        format_ok: first ? parseSecret(first.secret).ok : null,
+        linked_subscription_ids: linked,
+      },
+      response: rec.response,
+      response_description: describeResponse(rec.response),
+      capture_count: this.deps.captures.count(rec.id),
+    };
+  }
+
+  get(id: string): InboxView {
+    const rec = this.byId.get(id);
+    if (!rec) throw notFound('inbox');
+    return this.view(rec);
+  }
+
+  list(): InboxView[] {
+    return this.data.inboxes.map((r) => this.view(r));
+  }
+
+  async create(input: CreateInboxInput, id = newId('inb')): Promise<InboxView> {
+    if (this.byId.size >= this.deps.limits.maxInboxes) {
+      throw validationError([{ field: 'name', message: `at most ${this.deps.limits.maxInboxes} inboxes; delete one first` }]);
+    }
+    const rec: InboxRecord = {
+      id,
+      name: input.name ?? `Inbox ${this.byId.size + 1}`,
+      secret: input.secret ?? null,
+      response: (input.response as ResponseMode | undefined) ?? { ...DEFAULT_RESPONSE },
+      created_at: new Date().toISOString(),
+    };
+    this.data.inboxes.push(rec);
+    this.byId.set(rec.id, rec);
+    await this.deps.store.commit();
+    this.deps.bus.emit({ kind: 'inbox', id: rec.id });
+    return this.view(rec);
+  }
+
+  async update(id: string, input: UpdateInboxInput): Promise<InboxView> {
+    const rec = this.byId.get(id);
+    if (!rec) throw notFound('inbox');
+    if (input.name !== undefined) rec.name = input.name;
+    if (input.secret !== undefined) rec.secret = input.secret;
+    if (input.response !== undefined) {
+      rec.response = input.response as ResponseMode;
+      // A new mode starts afresh: "fail the first N" counts from now on.
+      this.modeCounts.get(id)?.clear();
+    }
+    await this.deps.store.commit();
+    this.deps.bus.emit({ kind: 'inbox', id });
+    return this.view(rec);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (!this.byId.has(id)) throw notFound('inbox');
+    this.byId.delete(id);
+    this.seenCounts.delete(id);
+    this.modeCounts.delete(id);
+    this.data.inboxes = this.data.inboxes.filter((r) => r.id !== id);
+    this.deps.captures.dropInbox(id);
+    await this.deps.store.commit();
+    this.deps.bus.emit({ kind: 'inbox', id });
+  }
+}
