@@ -1,0 +1,262 @@
+// The history log (see history-types.ts): every event, delivery summary and attempt,
+// in append-only segment files `seg-NNNNNN.jsonl` under `dir`, one JSON record a line
+// (format in history/records.ts). Appending costs the same with 100 or 100,000
+// deliveries in history: records are buffered and written in batches by one writer
+// (history/writer.ts), the index is updated in place, and attempt details and event
+// bodies stay on disk, read back by location when asked for.
+//
+// Durability: flush() makes everything appended before it durable (write + fdatasync).
+// Records are also written within a few milliseconds without it. At open, a torn last
+// line (crash mid-write) is cut off and the last segment is appended to; damaged
+// complete lines are skipped, never fatal.
+//
+// Retention, exactly. A delivery's *base* record is its first summary (or a carried
+// copy, below); all its later records follow it in the log. Kept, after open or at any
+// time: every delivery whose base record is in a segment on disk, with all its attempts,
+// and every event whose latest record is in a segment on disk. A new segment starts
+// past `segmentBytes` (32 MiB) or after `segmentDeliveries` (cap / 8) new deliveries.
+// Whenever more than `cap` deliveries are indexed, the oldest segment (never the one
+// being appended to) is dropped, repeatedly, until at most `cap` remain or only the
+// current segment is left. Dropping a segment:
+//   1. each delivery based in it whose status is still 'pending' is carried: its current
+//      summary and every one of its attempts are appended to the current segment as one
+//      new base record (same sequence number; one line, so a crash never leaves half);
+//   2. every other delivery based in it leaves the index (with its attempts, wherever
+//      they are; records of it in newer segments are ignored at the next open);
+//   3. each event recorded in it that a kept delivery still refers to is carried (its
+//      record, body included, re-appended); the others leave the index;
+//   4. the current segment is fsynced, then the old file is deleted.
+// So pending deliveries, their attempts and their events (with bodies) are never
+// dropped, and the order of deliveries and events survives carrying and restarts.
+// Attempts recorded before their delivery's first summary are held in memory (not on
+// disk, so flush() does not cover them) and written right after that summary; at open,
+// attempts with no delivery base before them are ignored. Records after close() are ignored.
+import { mkdir } from 'node:fs/promises';
+import type {
+  AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, Page,
+} from './history-types.js';
+import { attemptLine, deliveryBaseLine, deliveryLine, eventLine, parseAttempt, parseEventBody } from './history/records.js';
+import { newSegment, readLocs, type Loc, type Segment } from './history/segments.js';
+import { SegmentWriter } from './history/writer.js';
+import { HistoryIndex, type DeliveryEntry } from './history/index-state.js';
+import { loadSegments } from './history/loader.js';
+import { dropSegment } from './history/retention.js';
+
+export interface HistoryLogOptions {
+  dir: string;
+  /** Deliveries kept (see the header for exactly which). */
+  cap: number;
+  /** Start a new segment past this size. Default 32 MiB. */
+  segmentBytes?: number;
+  /** Start a new segment after this many new deliveries. Default cap / 8. */
+  segmentDeliveries?: number;
+  /** Write buffered records this soon even without flush(). Default 5 ms. */
+  writeDelayMs?: number;
+  onBackgroundError?: (err: unknown) => void;
+}
+
+const ORPHAN_LIMIT = 10_000;
+
+export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
+  return new SegmentedHistoryLog(opts);
+}
+
+class SegmentedHistoryLog implements HistoryLog {
+  private readonly idx = new HistoryIndex();
+  private readonly writer: SegmentWriter;
+  private readonly segmentBytes: number;
+  private readonly segmentDeliveries: number;
+  private readonly onBackgroundError: (err: unknown) => void;
+  private segments: Segment[] = [];
+  private cur!: Segment;
+  private nextDeliverySeq = 1;
+  private nextEventSeq = 1;
+  /** Attempt lines whose delivery has no summary yet. */
+  private readonly orphans = new Map<string, string[]>();
+  private retaining: Promise<void> | null = null;
+  private retainPausedUntil = 0;
+  private state: 'new' | 'open' | 'closing' | 'closed' = 'new';
+
+  constructor(private readonly opts: HistoryLogOptions) {
+    this.segmentBytes = opts.segmentBytes ?? 32 * 1024 * 1024;
+    this.segmentDeliveries = opts.segmentDeliveries ?? Math.max(1, Math.ceil(opts.cap / 8));
+    this.onBackgroundError = opts.onBackgroundError ?? ((err) => console.error('[history] background work failed:', err));
+    this.writer = new SegmentWriter({ delayMs: opts.writeDelayMs ?? 5, batchBytes: 512 * 1024, onBackgroundError: this.onBackgroundError });
+  }
+
+  async open(): Promise<void> {
+    if (this.state !== 'new') throw new Error('the history log was already opened');
+    await mkdir(this.opts.dir, { recursive: true, mode: 0o700 });
+    const loaded = await loadSegments(this.opts.dir, this.idx);
+    this.segments = loaded.segments;
+    this.nextDeliverySeq = loaded.nextDeliverySeq;
+    this.nextEventSeq = loaded.nextEventSeq;
+    if (this.segments.length === 0) this.segments.push(newSegment(this.opts.dir, 1, true));
+    this.cur = this.segments[this.segments.length - 1];
+    this.state = 'open';
+    this.maybeRetain();
+  }
+
+  recordEvent(event: EventSummary, body: string): void {
+    if (!this.writable()) return;
+    const v = { ...event };
+    const existing = this.idx.events.get(v.id);
+    const seq = existing ? existing.seq : this.nextEventSeq++;
+    const loc = this.append(eventLine(seq, v, body));
+    if (existing) {
+      existing.loc.seg.events.delete(v.id);
+      this.idx.replaceEvent(existing, v, loc);
+    } else {
+      this.idx.addEvent({ seq, v, loc });
+    }
+    loc.seg.events.add(v.id);
+  }
+
+  recordDelivery(delivery: DeliverySummary): void {
+    if (!this.writable()) return;
+    const v = { ...delivery };
+    const existing = this.idx.deliveries.get(v.id);
+    if (existing) {
+      if (existing.v.event_id !== v.event_id) {
+        this.idx.ref(existing.v.event_id, -1);
+        this.idx.ref(v.event_id, 1);
+      }
+      this.idx.updateDelivery(existing, v);
+      this.append(deliveryLine(v));
+      return;
+    }
+    if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
+    const seq = this.nextDeliverySeq++;
+    const loc = this.append(deliveryBaseLine(seq, v));
+    const entry: DeliveryEntry = { seq, v, seg: loc.seg, attempts: [] };
+    loc.seg.deliveries.add(v.id);
+    loc.seg.created++;
+    this.idx.addDelivery(entry);
+    this.idx.ref(v.event_id, 1);
+    const early = this.orphans.get(v.id);
+    if (early) {
+      this.orphans.delete(v.id);
+      for (const line of early) entry.attempts.push(this.append(line));
+    }
+    this.maybeRetain();
+  }
+
+  recordAttempt(attempt: AttemptRecord): void {
+    if (!this.writable()) return;
+    const line = attemptLine(attempt);
+    const entry = this.idx.deliveries.get(attempt.delivery_id);
+    if (entry) {
+      entry.attempts.push(this.append(line));
+      return;
+    }
+    const early = this.orphans.get(attempt.delivery_id);
+    if (early) early.push(line);
+    else {
+      if (this.orphans.size >= ORPHAN_LIMIT) this.orphans.delete(this.orphans.keys().next().value as string);
+      this.orphans.set(attempt.delivery_id, [line]);
+    }
+  }
+
+  getDelivery(id: string): DeliverySummary | undefined {
+    const e = this.idx.deliveries.get(id);
+    return e ? { ...e.v } : undefined;
+  }
+
+  listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary> {
+    return this.idx.list(filter, page);
+  }
+
+  async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
+    const entry = this.idx.deliveries.get(deliveryId);
+    const locs = entry ? entry.attempts.slice() : [];
+    const lines = entry ? await this.read(locs) : (this.orphans.get(deliveryId) ?? []);
+    const out: AttemptRecord[] = [];
+    lines.forEach((line, i) => {
+      const a = line === undefined ? undefined : parseAttempt(line, locs[i]?.item);
+      if (a) out.push(a);
+    });
+    return out;
+  }
+
+  getEvent(id: string): EventSummary | undefined {
+    const e = this.idx.events.get(id);
+    return e ? { ...e.v } : undefined;
+  }
+
+  async getEventBody(id: string): Promise<string | undefined> {
+    const e = this.idx.events.get(id);
+    if (!e) return undefined;
+    const [line] = await this.read([e.loc]);
+    return line === undefined ? undefined : parseEventBody(line);
+  }
+
+  eventsForDocument(companyId: string, documentId: string): EventSummary[] {
+    return this.idx.eventsForDocument(companyId, documentId);
+  }
+
+  flush(): Promise<void> {
+    if (this.state !== 'open' && this.state !== 'closing') return Promise.resolve();
+    return this.writer.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.state !== 'open') return;
+    this.state = 'closing';
+    try {
+      while (this.retaining) await this.retaining;
+      await this.writer.close();
+    } finally {
+      this.state = 'closed';
+    }
+  }
+
+  // ---- internals ----
+
+  /** Recording before open() is a defect; after close() (a late result at shutdown) it is ignored. */
+  private writable(): boolean {
+    if (this.state === 'new') throw new Error('the history log is not open yet');
+    return this.state === 'open';
+  }
+
+  private append(line: string): Loc {
+    const bytes = Buffer.byteLength(line);
+    if (this.cur.size > 0 && this.cur.size + bytes > this.segmentBytes) this.rotate();
+    return this.writer.append(this.cur, line, bytes);
+  }
+
+  private rotate(): void {
+    this.cur = newSegment(this.opts.dir, this.cur.id + 1, true);
+    this.segments.push(this.cur);
+  }
+
+  private async read(locs: Loc[]): Promise<(string | undefined)[]> {
+    if (locs.some((l) => l.off + l.len > l.seg.written)) await this.writer.writeOut();
+    return readLocs(locs);
+  }
+
+  private maybeRetain(): void {
+    if (this.retaining || this.state !== 'open' || Date.now() < this.retainPausedUntil) return;
+    if (this.idx.deliveries.size <= this.opts.cap || this.segments.length < 2) return;
+    this.retaining = this.retain().then(
+      () => {
+        this.retaining = null;
+        this.maybeRetain();
+      },
+      (err) => {
+        this.retaining = null;
+        this.retainPausedUntil = Date.now() + 60_000; // do not retry on every append
+        this.onBackgroundError(err);
+      },
+    );
+  }
+
+  private async retain(): Promise<void> {
+    const host = { idx: this.idx, append: (line: string) => this.append(line), read: (locs: Loc[]) => this.read(locs), flush: () => this.writer.flush() };
+    // close() lets a retention under way finish, so the cap holds on disk too.
+    while (this.state !== 'closed' && this.idx.deliveries.size > this.opts.cap && this.segments.length > 1) {
+      const oldest = this.segments[0];
+      await dropSegment(host, oldest);
+      this.segments = this.segments.filter((s) => s !== oldest);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// Rebuilds the in-memory index from the segment files at open (rules in history-log.ts):
+// a base record starts a delivery (a carried base also replaces its attempts with the
+// ones it embeds); a later upsert of an unknown delivery (its base was dropped by
+// retention) is ignored; attempts attach to a known delivery, and are ignored otherwise.
+import { readdir, truncate } from 'node:fs/promises';
+import type { ScannedRecord } from './records.js';
+import { newSegment, scanSegment, segmentIdOf, type Loc, type Segment } from './segments.js';
+import type { HistoryIndex } from './index-state.js';
+
+export interface LoadResult {
+  segments: Segment[];
+  nextDeliverySeq: number;
+  nextEventSeq: number;
+  skippedLines: number;
+}
+
+export async function loadSegments(dir: string, idx: HistoryIndex): Promise<LoadResult> {
+  const ids = (await readdir(dir))
+    .map(segmentIdOf)
+    .filter((id): id is number => id !== null)
+    .sort((a, b) => a - b);
+  const loader = new Loader(idx);
+  const segments: Segment[] = [];
+  let skippedLines = 0;
+  for (const [i, id] of ids.entries()) {
+    const seg = newSegment(dir, id, false);
+    const scanned = await scanSegment(seg.path, (rec, off, len) => loader.apply(seg, rec, { seg, off, len }));
+    seg.size = seg.written = scanned.validLength;
+    skippedLines += scanned.skipped;
+    // Cut a torn tail off the segment that will be appended to; older ones are only read.
+    if (i === ids.length - 1 && scanned.validLength < scanned.fileSize) await truncate(seg.path, scanned.validLength);
+    segments.push(seg);
+  }
+  idx.buildLists();
+  return { segments, nextDeliverySeq: loader.nextDeliverySeq, nextEventSeq: loader.nextEventSeq, skippedLines };
+}
+
+class Loader {
+  nextDeliverySeq = 1;
+  nextEventSeq = 1;
+
+  constructor(private readonly idx: HistoryIndex) {}
+
+  apply(seg: Segment, rec: ScannedRecord, loc: Loc): void {
+    const { idx } = this;
+    if (rec.kind === 'a') {
+      idx.deliveries.get(rec.deliveryId)?.attempts.push(loc);
+    } else if (rec.kind === 'e') {
+      const id = rec.v.id;
+      this.nextEventSeq = Math.max(this.nextEventSeq, rec.seq + 1);
+      const e = idx.events.get(id);
+      if (e) {
+        e.loc.seg.events.delete(id);
+        e.v = rec.v;
+        e.loc = loc;
+      } else {
+        idx.events.set(id, { seq: rec.seq, v: rec.v, loc });
+      }
+      seg.events.add(id);
+    } else if (!rec.base) {
+      const e = idx.deliveries.get(rec.v.id);
+      if (e) e.v = rec.v;
+    } else {
+      const id = rec.v.id;
+      this.nextDeliverySeq = Math.max(this.nextDeliverySeq, rec.seq + 1);
+      const attempts: Loc[] = [];
+      for (let i = 0; i < (rec.carried ?? 0); i++) attempts.push({ ...loc, item: i });
+      const e = idx.deliveries.get(id);
+      if (e) {
+        e.seg.deliveries.delete(id);
+        e.v = rec.v;
+        e.seg = seg;
+        e.attempts = attempts;
+      } else {
+        idx.deliveries.set(id, { seq: rec.seq, v: rec.v, seg, attempts });
+      }
+      seg.deliveries.add(id);
+      if (rec.carried === undefined) seg.created++;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// The on-disk line format of the history log: one JSON object per line, newline-ended.
+// The fixed prefixes let the startup scan pick out what the index needs without parsing
+// the bulky parts (attempt headers and bodies, event bodies):
+//   {"t":"e","s":<seq>,"n":<bytes of v>,"v":<EventSummary>,"b":<body string>}
+//   {"t":"d","s":<seq>,"c":1,"v":<DeliverySummary>}   a delivery's base record (its creation)
+//   {"t":"d","s":<seq>,"c":1,"v":…,"a":[<AttemptRecord>…]}  a carried base (retention) with
+//                                                     every attempt so far, in one line so a
+//                                                     crash can never leave half a copy
+//   {"t":"d","v":<DeliverySummary>}                    a later upsert of a known delivery
+//   {"t":"a","d":<delivery id>,"v":<AttemptRecord>}
+// Inside a JSON string every `"` is escaped, so the byte sequence `,"v":` can only be
+// the structural one that follows the prefix.
+import type { AttemptRecord, DeliverySummary, EventSummary } from '../history-types.js';
+
+export function eventLine(seq: number, event: EventSummary, body: string): string {
+  const v = JSON.stringify(event);
+  return `{"t":"e","s":${seq},"n":${Buffer.byteLength(v)},"v":${v},"b":${JSON.stringify(body)}}\n`;
+}
+
+export function deliveryBaseLine(seq: number, d: DeliverySummary): string {
+  return `{"t":"d","s":${seq},"c":1,"v":${JSON.stringify(d)}}\n`;
+}
+
+export function carriedDeliveryLine(seq: number, d: DeliverySummary, attempts: AttemptRecord[]): string {
+  return `{"t":"d","s":${seq},"c":1,"v":${JSON.stringify(d)},"a":${JSON.stringify(attempts)}}\n`;
+}
+
+export function deliveryLine(d: DeliverySummary): string {
+  return `{"t":"d","v":${JSON.stringify(d)}}\n`;
+}
+
+export function attemptLine(a: AttemptRecord): string {
+  return `{"t":"a","d":${JSON.stringify(a.delivery_id)},"v":${JSON.stringify(a)}}\n`;
+}
+
+/** The body of an event line, or undefined if the line is damaged. */
+export function parseEventBody(line: string): string | undefined {
+  try {
+    const rec = JSON.parse(line) as { t?: string; b?: unknown };
+    return rec.t === 'e' && typeof rec.b === 'string' ? rec.b : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An attempt from its own line, or item `item` of a carried delivery line. */
+export function parseAttempt(line: string, item?: number): AttemptRecord | undefined {
+  try {
+    const rec = JSON.parse(line) as { t?: string; v?: AttemptRecord; a?: AttemptRecord[] };
+    const a = item === undefined ? (rec.t === 'a' ? rec.v : undefined) : rec.t === 'd' && Array.isArray(rec.a) ? rec.a[item] : undefined;
+    return a && typeof a === 'object' ? a : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type ScannedRecord =
+  | { kind: 'e'; seq: number; v: EventSummary }
+  /** `carried`: how many attempts a carried base embeds; undefined for a creation. */
+  | { kind: 'd'; base: true; seq: number; carried: number | undefined; v: DeliverySummary }
+  | { kind: 'd'; base: false; v: DeliverySummary }
+  | { kind: 'a'; deliveryId: string };
+
+const PREFIX = Buffer.from('{"t":"');
+const V_KEY = Buffer.from(',"v":');
+const ATTEMPT_PREFIX = Buffer.from('{"t":"a","d":');
+const CLOSE_BRACE = 0x7d;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Reads what the index needs from the line buf[start, end) (no newline). Returns null
+ * for a damaged or unknown line: the caller skips it rather than refusing to start.
+ */
+export function scanLine(buf: Buffer, start: number, end: number): ScannedRecord | null {
+  if (end - start < 12 || buf[end - 1] !== CLOSE_BRACE) return null;
+  if (buf.compare(PREFIX, 0, PREFIX.length, start, start + PREFIX.length) !== 0) return null;
+  const kind = String.fromCharCode(buf[start + 6]);
+  try {
+    if (kind === 'a') {
+      if (buf.compare(ATTEMPT_PREFIX, 0, ATTEMPT_PREFIX.length, start, start + ATTEMPT_PREFIX.length) !== 0) return null;
+      const vAt = buf.indexOf(V_KEY, start);
+      if (vAt < 0 || vAt >= end) return null;
+      const id: unknown = JSON.parse(buf.toString('utf8', start + ATTEMPT_PREFIX.length, vAt));
+      return typeof id === 'string' ? { kind: 'a', deliveryId: id } : null;
+    }
+    if (kind === 'e') {
+      const vAt = buf.indexOf(V_KEY, start);
+      if (vAt < 0 || vAt >= end) return null;
+      const head = JSON.parse(buf.toString('utf8', start, vAt) + '}') as { s?: unknown; n?: unknown };
+      if (typeof head.s !== 'number' || typeof head.n !== 'number') return null;
+      const from = vAt + V_KEY.length;
+      if (from + head.n > end) return null;
+      const v: unknown = JSON.parse(buf.toString('utf8', from, from + head.n));
+      if (!isObject(v) || typeof v.id !== 'string') return null;
+      return { kind: 'e', seq: head.s, v: v as unknown as EventSummary };
+    }
+    if (kind === 'd') {
+      const rec: unknown = JSON.parse(buf.toString('utf8', start, end));
+      if (!isObject(rec) || !isObject(rec.v) || typeof rec.v.id !== 'string') return null;
+      const v = rec.v as unknown as DeliverySummary;
+      if (rec.c === 1) {
+        if (typeof rec.s !== 'number') return null;
+        const carried = Array.isArray(rec.a) ? rec.a.length : undefined;
+        return { kind: 'd', base: true, seq: rec.s, carried, v };
+      }
+      return { kind: 'd', base: false, v };
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}

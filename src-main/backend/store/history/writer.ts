@@ -1,0 +1,204 @@
+// The single writer of the history log. Appends are synchronous and only touch memory
+// (each record gets its final file location at once); one pump writes whole batches
+// (one fs write per segment per batch) shortly after, or at once when the buffer is
+// large. flush() waits for a write of everything appended so far plus one fdatasync;
+// calls that arrive while one is under way share the next round, so many concurrent
+// flushes cost one write and one sync, and a flush with nothing new costs nothing.
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Loc, Segment } from './segments.js';
+
+interface Chunk {
+  seg: Segment;
+  parts: string[];
+  bytes: number;
+}
+
+interface Waiter {
+  target: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export interface WriterOptions {
+  /** Write buffered records this soon after the first of them, even without flush(). */
+  delayMs: number;
+  /** Write at once when this many bytes are buffered. */
+  batchBytes: number;
+  onBackgroundError: (err: unknown) => void;
+}
+
+export class SegmentWriter {
+  private queue: Chunk[] = [];
+  private queuedBytes = 0;
+  /** Bytes appended / written / known durable, counted over all segments since open. */
+  private appended = 0;
+  private written = 0;
+  private synced = 0;
+  private writeWaiters: Waiter[] = [];
+  private syncWaiters: Waiter[] = [];
+  private pumping: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private fh: FileHandle | null = null;
+  private fhSeg: Segment | null = null;
+  private failure: unknown = null;
+
+  constructor(private readonly opts: WriterOptions) {}
+
+  /** Buffers one newline-ended line at the end of `seg` and returns where it will be. */
+  append(seg: Segment, line: string, bytes: number): Loc {
+    const loc: Loc = { seg, off: seg.size, len: bytes - 1 };
+    seg.size += bytes;
+    if (this.failure) return loc; // the log is broken; the index still answers from memory
+    this.appended += bytes;
+    let last = this.queue[this.queue.length - 1];
+    if (!last || last.seg !== seg) this.queue.push((last = { seg, parts: [], bytes: 0 }));
+    last.parts.push(line);
+    last.bytes += bytes;
+    this.queuedBytes += bytes;
+    if (this.queuedBytes >= this.opts.batchBytes) this.kick();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.kick();
+      }, this.opts.delayMs);
+      this.timer.unref();
+    }
+    return loc;
+  }
+
+  /** Resolves once everything appended so far is in the files (not necessarily durable). */
+  writeOut(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.written >= this.appended) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.writeWaiters.push({ target: this.appended, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Resolves once everything appended so far is durable. */
+  flush(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.synced >= this.appended) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.syncWaiters.push({ target: this.appended, resolve, reject });
+      this.kick();
+    });
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      while (this.pumping) await this.pumping;
+      const fh = this.fh;
+      this.fh = null;
+      this.fhSeg = null;
+      await fh?.close();
+    }
+  }
+
+  private kick(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.pumping) return;
+    this.pumping = this.pump()
+      .catch((err) => this.fail(err))
+      .finally(() => {
+        this.pumping = null;
+        // Records appended during the last await, with no timer armed.
+        if (!this.failure && (this.queue.length > 0 || this.syncWaiters.length > 0)) this.kick();
+      });
+  }
+
+  private async pump(): Promise<void> {
+    for (;;) {
+      if (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        this.queuedBytes = 0;
+        for (const chunk of batch) {
+          const fh = await this.handleFor(chunk.seg);
+          await writeAll(fh, Buffer.from(chunk.parts.length === 1 ? chunk.parts[0] : chunk.parts.join(''), 'utf8'));
+          chunk.seg.written += chunk.bytes;
+          this.written += chunk.bytes;
+        }
+        this.writeWaiters = settle(this.writeWaiters, this.written);
+      }
+      if (this.syncWaiters.some((w) => w.target <= this.written)) {
+        const upTo = this.written;
+        // Earlier segments were synced when the writer moved past them.
+        await this.fh?.datasync();
+        this.synced = Math.max(this.synced, upTo);
+        this.syncWaiters = settle(this.syncWaiters, upTo);
+        continue;
+      }
+      if (this.queue.length === 0) return;
+    }
+  }
+
+  private async handleFor(seg: Segment): Promise<FileHandle> {
+    if (this.fh && this.fhSeg === seg) return this.fh;
+    if (this.fh) {
+      const old = this.fh;
+      this.fh = null;
+      this.fhSeg = null;
+      try {
+        await old.datasync();
+      } finally {
+        await old.close();
+      }
+    }
+    const fh = await open(seg.path, 'a', 0o600);
+    if (seg.isNew) {
+      // A new file's name is only durable once the folder is synced.
+      await syncDir(dirname(seg.path));
+      seg.isNew = false;
+    }
+    this.fh = fh;
+    this.fhSeg = seg;
+    return fh;
+  }
+
+  private fail(err: unknown): void {
+    this.failure = err;
+    this.queue = [];
+    this.queuedBytes = 0;
+    const waiters = [...this.writeWaiters, ...this.syncWaiters];
+    this.writeWaiters = [];
+    this.syncWaiters = [];
+    if (waiters.length === 0) this.opts.onBackgroundError(err);
+    for (const w of waiters) w.reject(err);
+  }
+}
+
+function settle(waiters: Waiter[], reached: number): Waiter[] {
+  const rest: Waiter[] = [];
+  for (const w of waiters) {
+    if (w.target <= reached) w.resolve();
+    else rest.push(w);
+  }
+  return rest;
+}
+
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesWritten } = await fh.write(buf, off, buf.length - off, null);
+    off += bytesWritten;
+  }
+}
+
+export async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}

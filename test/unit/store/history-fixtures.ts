@@ -1,0 +1,64 @@
+// Builders for history log tests: valid records with one thing changed per test.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AttemptRecord, DeliverySummary, EventSummary } from '../../../src-main/backend/store/history-types.js';
+
+export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'countersign-history-'));
+  return { dir: join(root, 'history'), cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+export function event(over: Partial<EventSummary> = {}): EventSummary {
+  return {
+    id: 'evt_1',
+    company_id: 'co_a',
+    type: 'document.updated',
+    timestamp: '2025-01-01T00:00:00.000Z',
+    document_id: 'doc_1',
+    subscription_id: null,
+    ...over,
+  };
+}
+
+export function delivery(over: Partial<DeliverySummary> = {}): DeliverySummary {
+  return {
+    id: 'msg_1',
+    event_id: 'evt_1',
+    event_type: 'document.updated',
+    subscription_id: 'wh_1',
+    company_id: 'co_a',
+    document_id: 'doc_1',
+    url: 'http://127.0.0.1:9/hook',
+    status: 'pending',
+    attempts: 0,
+    created_at: '2025-01-01T00:00:00.000Z',
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    last_duration_ms: null,
+    next_attempt_at: null,
+    ...over,
+  };
+}
+
+export function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {
+  return {
+    delivery_id: 'msg_1',
+    subscription_id: 'wh_1',
+    attempt: 1,
+    started_at: '2025-01-01T00:00:01.000Z',
+    duration_ms: 12,
+    request: {
+      method: 'POST',
+      url: 'http://127.0.0.1:9/hook',
+      headers: { 'content-type': 'application/json', 'webhook-id': over.delivery_id ?? 'msg_1' },
+      body: '{"id":"evt_1"}',
+    },
+    response: { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok', truncated: false },
+    error: null,
+    succeeded: true,
+    next_attempt_at: null,
+    ...over,
+  };
+}
