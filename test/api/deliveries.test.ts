@@ -86,10 +86,12 @@ describe('retries', () => {
     const log = await waitUntil(() => t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`), (r) => r.body.data[0]?.status === 'succeeded');
     expect(log.body.data[0]).toMatchObject({ status: 'succeeded', attempts: 3, last_status_code: 200 });
     const detail = await t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries/${log.body.data[0].id}`);
-    expect(detail.body.attempts.map((a: any) => a.response?.status)).toEqual([503, 503, 200]);
-    expect(detail.body.attempts[0].response.body).toBe('busy');
-    expect(detail.body.attempts[0].request.headers['webhook-id']).toBe(log.body.data[0].id);
-    expect(detail.body.attempts[0].duration_ms).toEqual(expect.any(Number));
+    expect(detail.body.attempt_log.map((a: any) => a.response?.status)).toEqual([503, 503, 200]);
+    expect(detail.body.attempts).toBe(3);
+    expect(detail.body.attempt_log[0].response.body).toBe('busy');
+    expect(detail.body.attempt_log[0].next_attempt_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(detail.body.attempt_log[0].request.headers['webhook-id']).toBe(log.body.data[0].id);
+    expect(detail.body.attempt_log[0].duration_ms).toEqual(expect.any(Number));
   });
 
   it('does not follow a redirect: a 302 is a failure, retried, then failed for good', async () => {

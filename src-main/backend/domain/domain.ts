@@ -3,14 +3,14 @@
 // live in lifecycle.ts, and every change is committed before a method resolves.
 import type { EventType, Role } from '../store/schema.js';
 import type { DeliveryEngine } from '../delivery/engine-types.js';
-import { notFound } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import type { Actor, DomainContext } from './context.js';
 import * as keys from './api-keys.js';
 import * as subs from './subscriptions.js';
 import * as docs from './documents.js';
 import type { Action } from './lifecycle.js';
 import { allowedActions } from './lifecycle.js';
-import { deliveryView, documentView } from './views.js';
+import { attemptView, deliveryView, documentView } from './views.js';
 
 export class Domain {
   /** Set by the composition root: told when committed deliveries are due. */
@@ -49,6 +49,10 @@ export class Domain {
 
   listDeliveries(companyId: string, subscriptionId: string, page: { limit: number; starting_after?: string }) {
     subs.findSubscription(this.ctx, companyId, subscriptionId);
+    if (page.starting_after) {
+      const after = this.ctx.history.getDelivery(page.starting_after);
+      if (!after || after.subscription_id !== subscriptionId) throw validationError([{ field: 'starting_after', message: 'is not a delivery of this subscription' }]);
+    }
     const result = this.ctx.history.listDeliveries({ company_id: companyId, subscription_id: subscriptionId }, page);
     return { data: result.data.map(deliveryView), has_more: result.has_more };
   }
@@ -57,7 +61,7 @@ export class Domain {
     subs.findSubscription(this.ctx, companyId, subscriptionId);
     const d = this.ctx.history.getDelivery(deliveryId);
     if (!d || d.company_id !== companyId || d.subscription_id !== subscriptionId) throw notFound('delivery');
-    return { ...deliveryView(d), attempts: await this.ctx.history.getAttempts(deliveryId) };
+    return { ...deliveryView(d), attempt_log: (await this.ctx.history.getAttempts(deliveryId)).map(attemptView) };
   }
 
   async redeliver(companyId: string, subscriptionId: string, deliveryId: string) {

@@ -1,7 +1,7 @@
 // The public shapes of CONTRACT.md: what the API returns and what deliveries carry.
 // Internal fields (company ids, secrets) never leave through here.
 import type { DocumentRecord, SubscriptionRecord } from '../store/schema.js';
-import type { DeliverySummary } from '../store/history-types.js';
+import type { AttemptRecord, DeliverySummary } from '../store/history-types.js';
 
 export function documentView(doc: DocumentRecord, appUrl: string) {
   return {
@@ -22,7 +22,13 @@ export function subscriptionView(sub: SubscriptionRecord) {
 }
 export type SubscriptionView = ReturnType<typeof subscriptionView>;
 
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function attemptView(a: AttemptRecord) {
+  return { ...a, next_attempt_at: isoOrNull(a.next_attempt_at) };
+}
+
 export function deliveryView(d: DeliverySummary) {
   const { company_id: _company, ...rest } = d;
-  return { ...rest, next_attempt_at: d.next_attempt_at === null ? null : new Date(d.next_attempt_at).toISOString() };
+  return { ...rest, next_attempt_at: isoOrNull(d.next_attempt_at) };
 }
