@@ -24,6 +24,7 @@ import { createMainWindow, type MainWindow } from './desktop/main-window.js';
 import { buildMenuTemplate } from './desktop/menu-template.js';
 import { consoleOriginOf } from './desktop/origin-guards.js';
 import { SecretStore } from './desktop/secret-store.js';
+import { startupErrorMessage } from './desktop/startup-error.js';
 import { hardenEveryWebContents, hardenSession } from './desktop/session-hardening.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url)); // out/main/
@@ -231,7 +232,7 @@ function main(): void {
 
   starting = start();
   starting.catch((err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = startupErrorMessage(err);
     console.error(`countersign: could not start: ${message}`);
     dialog.showErrorBox('Countersign could not start', message);
     quitState = 'stopping';

@@ -79,3 +79,16 @@ describe('buildMenuTemplate', () => {
     expect(roles(buildMenuTemplate({ ...actions, isMac: false, devTools: true }))).toContain('toggleDevTools');
   });
 });
+
+describe('startupErrorMessage', () => {
+  it('says what to do for a busy port, a locked data folder and a bad setting', async () => {
+    const { startupErrorMessage } = await import('../../../src-main/desktop/startup-error.js');
+    const busy = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:4010'), { code: 'EADDRINUSE' });
+    expect(startupErrorMessage(busy)).toMatch(/--port 0/);
+    const { DataDirLockedError } = await import('../../../src-main/backend/store/data-dir-lock.js');
+    expect(startupErrorMessage(new DataDirLockedError('locked by pid 12'))).toMatch(/already running/);
+    const { ConfigError } = await import('../../../src-main/backend/config.js');
+    expect(startupErrorMessage(new ConfigError('--port must be a whole number'))).toBe('A setting is wrong: --port must be a whole number');
+    expect(startupErrorMessage('boom')).toBe('boom');
+  });
+});
