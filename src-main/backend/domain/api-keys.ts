@@ -81,7 +81,10 @@ export async function ensureSeed(ctx: DomainContext, adminKey: string | undefine
 /** A fresh admin key for this run's console; the previous run's console key is revoked. */
 export async function createConsoleSession(ctx: DomainContext) {
   const company = findOrCreateCompany(ctx, DEMO_COMPANY);
-  for (const old of ctx.store.data.api_keys.filter((k) => k.label === CONSOLE_LABEL && k.company_id === company.id)) ctx.store.removeApiKey(old.id);
+  for (const old of ctx.store.data.api_keys.filter((k) => k.label === CONSOLE_LABEL && k.company_id === company.id)) {
+    ctx.store.removeApiKey(old.id);
+    ctx.store.data.users = ctx.store.data.users.filter((u) => u.id !== old.user_id);
+  }
   const made = mintKey(ctx, company, 'admin', CONSOLE_LABEL);
   await ctx.store.commit();
   return { api_key: made.key, company_id: company.id, company_name: company.name };
