@@ -31,8 +31,14 @@ export default defineConfig({
     root: resolve('src-renderer'),
     base: '/app/',
     plugins: [react()],
+    // electron-vite forces base './' on production renderer builds (made for file://
+    // pages); the console is served over HTTP under /app/, where deep links such as
+    // /app/settings/webhooks need absolute asset URLs.
+    experimental: { renderBuiltUrl: (file: string) => `/app/${file}` },
     build: {
       outDir: resolve('out/renderer'),
+      // electron-vite leaves renderer bundles unminified by default.
+      minify: true,
       emptyOutDir: true,
       rollupOptions: { input: { index: resolve('src-renderer/index.html') } },
     },

@@ -1,0 +1,28 @@
+// The console's QueryClient settings, shared by the page and the tests.
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { ApiRequestError } from './errors.js';
+import { qk } from './keys.js';
+
+export function createQueryClient(overrides: { retry?: boolean } = {}): QueryClient {
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (err, query) => {
+        // The console's key was revoked from elsewhere: fetch a fresh session (the
+        // server mints a new key) unless it is the session itself that failed.
+        if (err instanceof ApiRequestError && err.status === 401 && query.queryKey[0] !== qk.session[0]) {
+          void client.invalidateQueries({ queryKey: qk.session });
+        }
+      },
+    }),
+    defaultOptions: {
+      // The backend is on this machine: never wait for "online".
+      queries: {
+        networkMode: 'always',
+        staleTime: 5_000,
+        retry: overrides.retry === false ? false : (n, err) => n < 2 && !(err instanceof ApiRequestError && err.status > 0 && err.status < 500),
+      },
+      mutations: { networkMode: 'always' },
+    },
+  });
+  return client;
+}

@@ -1,0 +1,62 @@
+// The frame of every screen: a quiet sidebar (brand, company, navigation, live state)
+// and the content area, with a skip link for keyboard users.
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation } from '../router.js';
+import { NAV } from '../nav.js';
+import { statusQuery } from '../api/queries.js';
+import { LiveIndicator } from './LiveIndicator.js';
+
+export function Layout({ company, children }: { company: string; children: ReactNode }) {
+  const { path } = useLocation();
+  const status = useQuery(statusQuery());
+  const warnings = status.data?.warnings ?? [];
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <aside className="sidebar">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ✓
+          </span>
+          <span className="brand-name">Countersign</span>
+        </div>
+        <p className="company" title="The company this console acts for">
+          {company}
+        </p>
+        <nav aria-label="Main">
+          {NAV.map((group, i) => (
+            <div className="nav-group" key={i}>
+              {group.label && <p className="nav-group-label">{group.label}</p>}
+              <ul>
+                {group.items.map((item) => {
+                  const active = item.match(path);
+                  return (
+                    <li key={item.to}>
+                      <Link to={item.to} className={active ? 'nav-link active' : 'nav-link'} aria-current={active ? 'page' : undefined}>
+                        {item.label}
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          ))}
+        </nav>
+        <div className="sidebar-foot">
+          <LiveIndicator />
+        </div>
+      </aside>
+      <main id="main" className="content" tabIndex={-1}>
+        {warnings.map((w, i) => (
+          <div className="notice notice-warning" role="alert" key={i}>
+            {w}
+          </div>
+        ))}
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+// Settings → Integrations → Webhooks: the creation form. Labels are those of the
+// service's web application ("Endpoint URL", "Subscription type", "Create
+// subscription"); the API's validation errors appear next to the field they name.
+import { useState, type FormEvent } from 'react';
+import { useCreateSubscription } from '../../api/mutations.js';
+import { ApiRequestError } from '../../api/errors.js';
+import { EVENT_TYPES, type CreatedSubscription, type SubscriptionType } from '../../api/types.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Field } from '../../components/Field.js';
+import { fingerprintOf, rememberFingerprint } from './fingerprint.js';
+
+export interface Created {
+  subscription: CreatedSubscription;
+  fingerprint: string;
+}
+
+export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (c: Created) => void; suggestion?: string }) {
+  const [url, setUrl] = useState('');
+  const [type, setType] = useState<SubscriptionType>('all');
+  const create = useCreateSubscription();
+  const err = create.error instanceof ApiRequestError ? create.error : undefined;
+  const urlError = err?.fieldMessage('url');
+  const typeError = err?.fieldMessage('type');
+  const otherError = create.error != null && !urlError && !typeError;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate(
+      { url: url.trim(), type },
+      {
+        onSuccess: async (subscription) => {
+          const fingerprint = await fingerprintOf(subscription.secret_key);
+          rememberFingerprint(subscription.public_id, fingerprint);
+          setUrl('');
+          setType('all');
+          onCreated({ subscription, fingerprint });
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="create-form" onSubmit={submit} noValidate aria-label="New subscription">
+      <Field label="Endpoint URL" error={urlError} hint="https:// anywhere; http:// only for localhost and 127.0.0.1." className="field-grow">
+        <input type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks" autoComplete="off" spellCheck={false} />
+      </Field>
+      <Field label="Subscription type" error={typeError}>
+        <select value={type} onChange={(e) => setType(e.target.value as SubscriptionType)}>
+          <option value="all">all</option>
+          {EVENT_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className="create-form-submit">
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create subscription'}
+        </button>
+        {suggestion && !url && (
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => setUrl(suggestion)}>
+            Use the local receiver
+          </button>
+        )}
+      </div>
+      {otherError && (
+        <div className="create-form-error">
+          <ErrorNotice error={create.error} title="The subscription was not created." />
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,132 @@
+// One subscription: what it is, "Send test event", "Delete" (confirmed), and its
+// delivery log with every attempt. Opened from the list or from a document's timeline
+// (?delivery=<id> opens that delivery).
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { subscriptionQuery } from '../../api/queries.js';
+import { useDeleteSubscription, useSendTestEvent } from '../../api/mutations.js';
+import { ApiRequestError } from '../../api/errors.js';
+import { Badge } from '../../components/Badge.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { CopyButton } from '../../components/CopyButton.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { EmptyState, Loading } from '../../components/States.js';
+import { Time } from '../../components/Time.js';
+import { Link, href, navigate, useLocation } from '../../router.js';
+import { useTitle } from '../../use-title.js';
+import { DeliveryLog } from './DeliveryLog.js';
+import { fingerprintFor, forgetFingerprint } from './fingerprint.js';
+import { WEBHOOK_CRUMBS } from './WebhooksScreen.js';
+
+export function SubscriptionScreen({ id }: { id: string }) {
+  const sub = useQuery(subscriptionQuery(id));
+  const { search } = useLocation();
+  const test = useSendTestEvent(id);
+  const del = useDeleteSubscription();
+  const [confirming, setConfirming] = useState(false);
+  useTitle(sub.data ? `Webhook ${sub.data.url}` : 'Webhook');
+
+  if (sub.isPending) return <Loading what="the subscription" />;
+  if (sub.isError) {
+    const gone = sub.error instanceof ApiRequestError && sub.error.status === 404;
+    return (
+      <>
+        <PageHeader title="Subscription" crumbs={WEBHOOK_CRUMBS} />
+        {gone ? (
+          <EmptyState title="This subscription does not exist (any more).">
+            <Link to={href('/settings/webhooks')}>All subscriptions</Link>
+          </EmptyState>
+        ) : (
+          <ErrorNotice error={sub.error} title="The subscription could not be loaded." />
+        )}
+      </>
+    );
+  }
+  const s = sub.data;
+  const fp = fingerprintFor(s.public_id);
+  return (
+    <>
+      <PageHeader
+        title={<span className="mono break title-url">{s.url}</span>}
+        crumbs={WEBHOOK_CRUMBS}
+        actions={
+          <>
+            <button type="button" className="btn" onClick={() => test.mutate()} disabled={test.isPending}>
+              {test.isPending ? 'Sending…' : 'Send test event'}
+            </button>
+            <button type="button" className="btn btn-ghost-danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          </>
+        }
+      >
+        <dl className="meta-list">
+          <div>
+            <dt>ID</dt>
+            <dd>
+              <span className="mono">{s.public_id}</span> <CopyButton value={s.public_id} what="subscription ID" />
+            </dd>
+          </div>
+          <div>
+            <dt>Type</dt>
+            <dd className="mono">{s.type}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <Badge tone="success">{s.status}</Badge>
+            </dd>
+          </div>
+          <div>
+            <dt>Secret fingerprint</dt>
+            <dd className="mono">{fp ?? <span className="subtle">not kept (made outside this console)</span>}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={s.created_at} mode="exact" />
+            </dd>
+          </div>
+        </dl>
+      </PageHeader>
+      {test.isSuccess && (
+        <p role="status" className="notice notice-info">
+          Test event queued (delivery <span className="mono">{test.data.delivery_id}</span>). It appears in the log below.
+        </p>
+      )}
+      {test.error != null && <ErrorNotice error={test.error} title="The test event was not sent." />}
+      <section className="card card-flush" aria-labelledby="log">
+        <h2 id="log" className="card-title card-title-pad">
+          Delivery log
+        </h2>
+        <DeliveryLog subscriptionId={s.public_id} openId={search.get('delivery') ?? undefined} />
+      </section>
+      {confirming && (
+        <ConfirmDialog
+          title="Delete this subscription?"
+          confirmLabel="Delete subscription"
+          busy={del.isPending}
+          error={del.error}
+          onCancel={() => {
+            setConfirming(false);
+            del.reset();
+          }}
+          onConfirm={() =>
+            del.mutate(s.public_id, {
+              onSuccess: () => {
+                forgetFingerprint(s.public_id);
+                navigate(href('/settings/webhooks'));
+              },
+            })
+          }
+        >
+          <p>
+            No new deliveries will be made to <span className="mono break">{s.url}</span>, and its pending retries are cancelled. This cannot be
+            undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

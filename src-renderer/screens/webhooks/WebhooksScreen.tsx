@@ -1,0 +1,121 @@
+// Settings → Integrations → Webhooks: the company's subscriptions (URL, type, status,
+// created, last delivery outcome), the creation form, and the secret shown once.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { deliveryPageQuery, inboxesQuery, subscriptionListQuery } from '../../api/queries.js';
+import type { Subscription } from '../../api/types.js';
+import { Badge, DeliveryStatusBadge } from '../../components/Badge.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { Pager, useCursorPager } from '../../components/Pager.js';
+import { EmptyState, Loading } from '../../components/States.js';
+import { Time } from '../../components/Time.js';
+import { Link, href } from '../../router.js';
+import { useTitle } from '../../use-title.js';
+import { CreateSubscriptionForm, type Created } from './CreateSubscriptionForm.js';
+import { fingerprintFor } from './fingerprint.js';
+import { SecretDialog } from './SecretDialog.js';
+
+export const WEBHOOK_CRUMBS = [{ label: 'Settings' }, { label: 'Integrations' }, { label: 'Webhooks', to: href('/settings/webhooks') }];
+
+export function WebhooksScreen() {
+  useTitle('Webhooks');
+  const [created, setCreated] = useState<Created | null>(null);
+  const inboxes = useQuery({ ...inboxesQuery(), retry: false });
+  const suggestion = inboxes.data?.[0]?.local_url;
+  return (
+    <>
+      <PageHeader title="Webhooks" crumbs={WEBHOOK_CRUMBS.slice(0, 2)}>
+        <p className="page-lede">Subscriptions receive a signed POST for each document event they want.</p>
+      </PageHeader>
+      <section className="card" aria-labelledby="new-sub">
+        <h2 id="new-sub" className="card-title">
+          New subscription
+        </h2>
+        <CreateSubscriptionForm onCreated={setCreated} suggestion={suggestion} />
+      </section>
+      <section className="card card-flush" aria-labelledby="subs">
+        <h2 id="subs" className="card-title card-title-pad">
+          Subscriptions
+        </h2>
+        <SubscriptionTable />
+      </section>
+      {created && <SecretDialog subscription={created.subscription} fingerprint={created.fingerprint} onClose={() => setCreated(null)} />}
+    </>
+  );
+}
+
+function SubscriptionTable() {
+  const pager = useCursorPager();
+  const list = useQuery(subscriptionListQuery(pager.cursor));
+  if (list.isPending) return <Loading what="subscriptions" />;
+  if (list.isError) return <ErrorNotice error={list.error} title="The subscriptions could not be loaded." />;
+  const { data, has_more } = list.data;
+  if (data.length === 0 && !pager.hasPrev) {
+    return <EmptyState title="No subscriptions yet.">Create one above to start receiving deliveries.</EmptyState>;
+  }
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="visually-hidden">Webhook subscriptions, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Endpoint URL</th>
+              <th scope="col">Type</th>
+              <th scope="col">Status</th>
+              <th scope="col">Secret</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last delivery</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((s) => (
+              <SubscriptionRow key={s.public_id} sub={s} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager label="Subscriptions" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].public_id)} />
+    </>
+  );
+}
+
+function SubscriptionRow({ sub }: { sub: Subscription }) {
+  const last = useQuery(deliveryPageQuery(sub.public_id, 1));
+  const latest = last.data?.data[0];
+  const fp = fingerprintFor(sub.public_id);
+  return (
+    <tr>
+      <td className="cell-title">
+        <Link to={href(`/settings/webhooks/${encodeURIComponent(sub.public_id)}`)} className="mono break">
+          {sub.url}
+        </Link>
+      </td>
+      <td className="mono cell-muted">{sub.type}</td>
+      <td>
+        <Badge tone="success">{sub.status}</Badge>
+      </td>
+      <td className="mono cell-muted" title={fp ? 'Fingerprint: first 8 hex of sha256 of the secret' : 'Made outside this console: no fingerprint kept'}>
+        {fp ?? '—'}
+      </td>
+      <td className="cell-muted">
+        <Time iso={sub.created_at} />
+      </td>
+      <td>
+        {latest ? (
+          <span className="last-delivery">
+            <DeliveryStatusBadge status={latest.status} code={latest.last_status_code} />
+            <span className="subtle">
+              <Time iso={latest.last_attempt_at ?? latest.created_at} />
+            </span>
+          </span>
+        ) : last.isPending ? (
+          <span className="subtle">…</span>
+        ) : (
+          <span className="subtle">None yet</span>
+        )}
+      </td>
+    </tr>
+  );
+}
