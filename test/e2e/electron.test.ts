@@ -1,0 +1,119 @@
+// The desktop app end to end, after `npm run build`.
+//
+// 1. `npm start` where the window cannot open: one line saying why, then the headless
+//    console, its ready line, a human line with console_url, and a clean stop on
+//    SIGTERM. This runs everywhere (with ELECTRON_SKIP_BINARY_DOWNLOAD=1 so that no
+//    download is ever tried from a test, or COUNTERSIGN_HEADLESS=1 where Electron exists).
+// 2. The real app through Playwright's `_electron`: launches it, sees the console,
+//    checks the window's security settings at runtime, creates a subscription, follows a
+//    document link from a second launch, and is refused a foreign navigation. It needs
+//    Electron's binary and a display; where either is missing it is SKIPPED and the
+//    reason is printed (the unit tests in test/unit/desktop prove the logic without it).
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { _electron as electron } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CountersignBridge } from '../../src-main/shared/ipc-contract.js';
+import { electronBinary, hasDisplay, parseReadyLine, ROOT } from '../../scripts/start.mjs';
+
+const binary = electronBinary();
+const skipReason = !binary.path ? `Electron's binary is not available here (${binary.reason})` : !hasDisplay() ? 'no display (DISPLAY / WAYLAND_DISPLAY unset)' : '';
+if (skipReason) console.warn(`[e2e/electron] the Electron window test is SKIPPED: ${skipReason}.`);
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'countersign-desktop-e2e-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm start without a window', () => {
+  it('says why in one line, runs the headless console, prints where it is, and stops cleanly', async () => {
+    const env: Record<string, string | undefined> = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+    if (binary.path) env.COUNTERSIGN_HEADLESS = '1';
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--port', '0', '--receiver-port', '0', '--data-dir', join(dir, 'headless-data')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+    const deadline = Date.now() + 50_000;
+    while (!/Countersign console: /.test(stderr) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    const ready = stdout.split('\n').map(parseReadyLine).find(Boolean);
+    expect(ready, `stdout: ${stdout}\nstderr: ${stderr}`).toBeTruthy();
+
+    const whyLines = stderr.split('\n').filter((l) => l.endsWith('running the headless console instead.'));
+    expect(whyLines).toHaveLength(1);
+    expect(whyLines[0]).toMatch(binary.path ? /COUNTERSIGN_HEADLESS=1/ : /^Electron's binary is not available \(/);
+    expect(stderr).toContain(`Countersign console: ${ready!.console_url}`);
+
+    // The console it points to answers (the page, served under /app with its CSP).
+    const page = await fetch(ready!.console_url.split('#')[0]);
+    expect(page.status).toBeLessThan(500);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe.skipIf(Boolean(skipReason))(`the desktop app (Electron)${skipReason ? ` [skipped: ${skipReason}]` : ''}`, () => {
+  it('shows the console, keeps the page away from Node, creates a subscription and follows document links', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'ELECTRON_RUN_AS_NODE'));
+    const app = await electron.launch({
+      executablePath: binary.path!,
+      args: [ROOT, '--port', '0', '--receiver-port', '0'],
+      cwd: ROOT,
+      env: { ...env, COUNTERSIGN_USER_DATA_DIR: join(dir, 'user-data'), COUNTERSIGN_DATA_DIR: join(dir, 'desktop-data') },
+    });
+    try {
+      const page = await app.firstWindow();
+      await page.waitForURL(/\/app\//);
+      const origin = new URL(page.url()).origin;
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      // The page's view of itself: no Node, no Electron, only the frozen bridge.
+      type Page = { countersign?: CountersignBridge; require?: unknown; process?: unknown; location: { href: string }; open(url: string): unknown };
+      expect(await page.evaluate(() => typeof (globalThis as unknown as Page).require)).toBe('undefined');
+      expect(await page.evaluate(() => typeof (globalThis as unknown as Page).process)).toBe('undefined');
+      expect(await page.evaluate(() => Object.keys((globalThis as unknown as Page).countersign ?? {}).sort())).toContain('appInfo');
+      expect(await page.evaluate(() => Object.isFrozen((globalThis as unknown as Page).countersign))).toBe(true);
+      const info = await page.evaluate(() => (globalThis as unknown as Page).countersign!.appInfo());
+      expect(info.dataDir).toBe(join(dir, 'desktop-data'));
+
+      // Create a subscription through the console.
+      await page.getByRole('link', { name: 'Webhooks' }).first().click();
+      const url = `${origin}/e2e-hook`;
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByLabel('Subscription type').selectOption('document.completed');
+      await page.getByRole('button', { name: 'Create subscription' }).click();
+      await expect.poll(async () => page.getByText(/whsec_/).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+
+      // A foreign navigation and a new window are refused (loopback only: no traffic leaves).
+      await page.evaluate(() => {
+        const w = globalThis as unknown as Page;
+        w.open('http://127.0.0.1:9/elsewhere');
+        w.location.href = 'http://127.0.0.1:9/elsewhere';
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(new URL(page.url()).origin).toBe(origin);
+      expect(app.windows()).toHaveLength(1);
+
+      // A second launch with a document link focuses this window on the document.
+      await app.evaluate(({ app: electronApp }) => {
+        electronApp.emit('second-instance', {}, ['countersign', 'countersign://documents?d=doc_e2eDeepLink1'], '', {});
+      });
+      await page.waitForURL(/\/app\/documents\?d=doc_e2eDeepLink1/);
+    } finally {
+      await app.close();
+    }
+  });
+});
