@@ -1,0 +1,135 @@
+// Export and import of captures and delivery logs (no secret in the file, a faithful
+// round trip into a fresh backend, idempotent re-import), and moving subscriptions
+// left on an old receiver URL. Everything is sent to loopback only: the "old public
+// URL" is never delivered to (no event is raised while a subscription points there).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSecret } from '../../src-main/backend/delivery/signing.js';
+import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+
+const TOKEN = 'receiver-export-test-token-0123';
+
+function consoleClient(t: TestBackend) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${t.urls.api_url}/console/api${path}`, {
+      method,
+      headers: { 'x-console-token': TOKEN, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, body: json, text, headers: res.headers };
+  };
+}
+
+async function until<T>(fn: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('timed out');
+}
+
+let a: TestBackend;
+let b: TestBackend;
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([startTestBackend({ consoleToken: TOKEN }), startTestBackend({ consoleToken: TOKEN })]);
+});
+afterAll(() => Promise.all([a.destroy(), b.destroy()]));
+
+describe('export and import', () => {
+  it('exports captures and delivery logs without any secret, and imports them faithfully once', async () => {
+    const api = consoleClient(a);
+    const pasted = generateSecret();
+    const linked = (await api('POST', '/inboxes', { name: 'linked' })).body;
+    const pastedInbox = (await api('POST', '/inboxes', { name: 'pasted', secret: pasted, response: { mode: 'status', status: 202 } })).body;
+    const sub = (await api('POST', `/inboxes/${linked.id}/subscribe`, { type: 'document.voided' })).body.subscription;
+    const subSecret = a.backend.store.subscriptions.get(sub.public_id)!.secret_key;
+    expect((await a.api('POST', `/v2/webhooks/${sub.public_id}/test`)).status).toBe(202);
+    await until(async () => ((await api('GET', `/inboxes/${linked.id}/captures`)).body.data.length ? true : undefined));
+    await until(async () => ((await a.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data[0]?.status === 'succeeded' ? true : undefined));
+    // A sender that echoes secrets in what it sends: the export must still not carry them.
+    await fetch(pastedInbox.local_url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-leak': subSecret }, body: JSON.stringify({ pasted, bare: subSecret.slice(6) }) });
+    await fetch(pastedInbox.local_url, { method: 'POST', body: Buffer.from([0xff, 0xfe, 0x00]) });
+
+    const exported = await api('GET', '/export');
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="countersign-export-.*\.json"$/);
+    for (const s of [pasted, pasted.slice(6), subSecret, subSecret.slice(6)]) expect(exported.text).not.toContain(s);
+    expect(exported.text).toContain('[secret removed]');
+    const file = exported.body;
+    expect(file).toMatchObject({ format: 'countersign-export', version: 1 });
+    expect(file.inboxes.find((i: any) => i.id === pastedInbox.id)).toMatchObject({ secret_fingerprint: pastedInbox.secret.fingerprint, response: { status: 202 } });
+    expect(file.captures).toHaveLength(3);
+    expect(file.captures.some((c: any) => c.body_base64 === Buffer.from([0xff, 0xfe, 0x00]).toString('base64'))).toBe(true);
+    const delivery = file.deliveries.find((d: any) => d.delivery.subscription_id === sub.public_id);
+    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts[0].response.status).toBe(200);
+    expect(file.events.find((e: any) => e.event.id === delivery.delivery.event_id).body).toContain('webhook.test');
+
+    const apiB = consoleClient(b);
+    const imported = await apiB('POST', '/import', exported.text);
+    expect(imported.status).toBe(200);
+    expect(imported.body).toMatchObject({ inboxes_created: 2, captures_added: 3, deliveries_added: file.deliveries.length, events_added: file.events.length });
+    const again = await apiB('POST', '/import', exported.text);
+    expect(again.body).toMatchObject({ inboxes_created: 0, captures_added: 0, deliveries_added: 0, events_added: 0 });
+
+    const roundTrip = (await apiB('GET', '/export')).body;
+    const strip = (f: any) => ({
+      inboxes: f.inboxes.map((i: any) => ({ ...i, secret_fingerprint: null, created_at: null })),
+      captures: f.captures,
+      events: f.events.map((e: any) => ({ ...e, event: { ...e.event, company_id: null } })),
+      deliveries: f.deliveries.map((d: any) => ({ ...d, delivery: { ...d.delivery, company_id: null } })),
+    });
+    expect(strip(roundTrip)).toEqual(strip(file));
+    // An imported inbox never brings a secret back.
+    expect((await apiB('GET', `/inboxes/${pastedInbox.id}`)).body.secret.source).toBe('none');
+  });
+
+  it('refuses a file that is not an export', async () => {
+    const r = await consoleClient(b)('POST', '/import', { format: 'something-else' });
+    expect(r.status).toBe(422);
+    expect(r.body.error.details.fields[0].field).toBe('format');
+  });
+});
+
+describe('subscriptions left on an old receiver URL', () => {
+  it('are listed by GET /tunnel and moved with the same type and secret', async () => {
+    const api = consoleClient(a);
+    const secret = generateSecret();
+    const inbox = (await api('POST', '/inboxes', { name: 'moving', secret })).body;
+    // What a tunnel that had this public URL before would have left behind (a real
+    // tunnel cannot come online here: no ngrok cloud).
+    a.backend.receiver.inboxes.notePublicUrl('https://old-tunnel.ngrok.example');
+    const oldPublic = await a.api('POST', '/v2/webhooks', { url: `https://old-tunnel.ngrok.example/in/${inbox.id}`, type: 'document.voided', secret_key: secret });
+    const oldLocal = await a.api('POST', '/v2/webhooks', { url: `http://127.0.0.1:1/in/${inbox.id}`, type: 'webhook.test', secret_key: secret });
+    expect([oldPublic.status, oldLocal.status]).toEqual([201, 201]);
+
+    const tunnel = (await api('GET', '/tunnel')).body;
+    const stale = Object.fromEntries(tunnel.stale_subscriptions.map((s: any) => [s.public_id, s]));
+    expect(stale[oldPublic.body.public_id]).toMatchObject({ reason: 'old_public_url', inbox_id: inbox.id, new_url: inbox.local_url });
+    expect(stale[oldLocal.body.public_id]).toMatchObject({ reason: 'old_local_url', new_url: inbox.local_url });
+
+    const moved = (await api('POST', '/tunnel/move-subscriptions', {})).body;
+    expect(moved.moved).toHaveLength(2);
+    expect(moved.tunnel.stale_subscriptions).toEqual([]);
+    expect(JSON.stringify(moved)).not.toContain(secret.slice(6));
+    expect((await a.api('GET', `/v2/webhooks/${oldPublic.body.public_id}`)).status).toBe(404);
+    const replacement = moved.moved.find((m: any) => m.from_id === oldPublic.body.public_id);
+    expect(replacement).toMatchObject({ to_url: inbox.local_url, type: 'document.voided' });
+
+    // Same secret: a delivery through the moved subscription verifies with the pasted one.
+    expect((await a.api('POST', `/v2/webhooks/${replacement.to_id}/test`)).status).toBe(202);
+    const page = await until(async () => {
+      const p = (await api('GET', `/inboxes/${inbox.id}/captures`)).body;
+      return p.data.length ? p : undefined;
+    });
+    expect(page.data[0].verdict).toBe('verified');
+  });
+});
