@@ -46,7 +46,8 @@ function newestMtime(path) {
     return 0;
   }
   if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
+  // Files only: a folder's time also moves when an editor drops a temp file in it.
+  let newest = 0;
   for (const entry of readdirSync(path)) {
     if (entry.startsWith('.') || entry === 'node_modules') continue;
     newest = Math.max(newest, newestMtime(join(path, entry)));
