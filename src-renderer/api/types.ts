@@ -136,6 +136,8 @@ export interface Notification {
   email: string;
   kind: 'signature_request' | 'reminder';
   created_at: string;
+  /** The document's title now (console API only); null if it is gone. */
+  document_title: string | null;
 }
 
 export interface ConsoleSession {

@@ -72,7 +72,7 @@ afterAll(async () => {
 
 describe('console API guard', () => {
   it('answers 401 in the contract shape without the token, and with a wrong one', async () => {
-    for (const headers of [{}, { 'x-console-token': 'wrong' }, { authorization: 'Bearer wrong' }]) {
+    for (const headers of [{}, { 'x-console-token': 'wrong' }, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
       const res = await raw('GET', '/console/api/session', headers);
       expect(res.status).toBe(401);
       expect(res.json.error.code).toBe('unauthorized');
@@ -188,7 +188,7 @@ describe('console page under /app', () => {
 describe('console routes', () => {
   const service = async (method: string, path: string, body?: unknown, key = ADMIN) => {
     const res = await fetch(urls.api_url + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, body: res.status === 204 ? undefined : await res.json() };
+    return { status: res.status, body: (res.status === 204 ? undefined : await res.json()) as any };
   };
 
   it('lists documents newest first with status filter, search and paging', async () => {
@@ -220,6 +220,7 @@ describe('console routes', () => {
     const notes = await raw('GET', `/console/api/notifications?document_id=${made[1].public_id}`, authed());
     expect(notes.json.data.map((n: any) => n.kind)).toEqual(['reminder', 'signature_request']);
     expect(notes.json.data[0]).not.toHaveProperty('company_id');
+    expect(notes.json.data[0].document_title).toBe('Beta contract');
   });
 
   it('creates, lists and revokes API keys, and will not revoke the console’s own key', async () => {
@@ -269,17 +270,17 @@ describe('live stream', () => {
       method: 'POST',
       headers: { 'x-api-key': ADMIN, 'content-type': 'application/json' },
       body: JSON.stringify({ role: 'admin', company: 'Other Co' }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     const hidden = await fetch(`${urls.api_url}/v2/test_helpers/documents`, {
       method: 'POST',
       headers: { 'x-api-key': other.key, 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Secret', recipients: [{ name: 'B', email: 'b@example.com' }] }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     const shown = await fetch(`${urls.api_url}/v2/test_helpers/documents`, {
       method: 'POST',
       headers: { 'x-api-key': ADMIN, 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Visible', recipients: [{ name: 'C', email: 'c@example.com' }] }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     await readUntil(shown.public_id);
     expect(text).toContain('event: change');
     expect(text).not.toContain(hidden.public_id);

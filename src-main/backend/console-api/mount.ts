@@ -77,7 +77,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
-  app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
+  app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, store: deps.store, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
   // The receiver's inboxes, captures and tunnel (receiver/console-routes.ts), acting for
   // the console session's company.
   app.use(

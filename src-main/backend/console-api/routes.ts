@@ -5,6 +5,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { ChangeBus } from '../bus.js';
 import type { Domain } from '../domain/domain.js';
+import type { Store } from '../store/store.js';
 import { deliveryView } from '../domain/views.js';
 import { ApiError } from '../errors.js';
 import { jsonBody } from '../service-api/body.js';
@@ -40,6 +41,7 @@ function queryOf(req: Request): Record<string, unknown> {
 
 export interface ConsoleRouteDeps {
   domain: Domain;
+  store: Store;
   bus: ChangeBus;
   session: SessionHolder;
   heartbeatMs?: number;
@@ -47,7 +49,7 @@ export interface ConsoleRouteDeps {
   status: () => Promise<unknown> | unknown;
 }
 
-export function consoleRoutes({ domain, bus, session, heartbeatMs, status }: ConsoleRouteDeps): Router {
+export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status }: ConsoleRouteDeps): Router {
   const r = Router();
   const company = async () => (await session.get()).session.company_id;
 
@@ -101,7 +103,9 @@ export function consoleRoutes({ domain, bus, session, heartbeatMs, status }: Con
       if (start === 0) throw new ApiError('validation_error', 'starting_after: is not a notification of this company', { fields: [{ field: 'starting_after', message: 'is not a notification of this company' }] });
     }
     const page = all.slice(start, start + q.limit);
-    res.json({ data: page.map(({ company_id: _c, ...n }) => n), has_more: start + q.limit < all.length });
+    // The title as it is now, so the outbox reads as "who got what about which document".
+    const title = (id: string) => store.documents.get(id)?.title ?? null;
+    res.json({ data: page.map(({ company_id: _c, ...n }) => ({ ...n, document_title: title(n.document_id) })), has_more: start + q.limit < all.length });
   });
 
   r.get('/stream', async (req, res) => {

@@ -87,7 +87,7 @@ export function DocumentScreen({ id }: { id: string }) {
         <RecipientsTable doc={d} allowed={allowed.data} />
       </section>
 
-      <div className="grid-2">
+      <div className="grid-2 grid-wide-left">
         <section className="card" aria-labelledby="doc-timeline">
           <h2 id="doc-timeline" className="card-title">
             Timeline

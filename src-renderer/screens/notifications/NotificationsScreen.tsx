@@ -70,9 +70,8 @@ function NotificationTable({ documentId }: { documentId?: string }) {
                   {n.name} <span className="subtle">&lt;{n.email}&gt;</span>
                 </td>
                 <td>
-                  <Link to={href('/documents', { d: n.document_id })} className="mono">
-                    {n.document_id}
-                  </Link>
+                  <Link to={href('/documents', { d: n.document_id })}>{n.document_title ?? n.document_id}</Link>
+                  <span className="mono subtle cell-id">{n.document_id}</span>
                 </td>
               </tr>
             ))}

@@ -10,6 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
+import { Link, href } from '../../router.js';
 import { DeliveryAttempts } from './DeliveryAttempts.js';
 
 export function DeliveryLog({ subscriptionId, openId }: { subscriptionId: string; openId?: string }) {
@@ -74,6 +75,11 @@ function DeliveryItem(props: { d: Delivery; subscriptionId: string; open: boolea
         <span className="subtle delivery-time">
           <Time iso={d.last_attempt_at ?? d.created_at} />
         </span>
+        {d.document_id && (
+          <Link to={href('/documents', { d: d.document_id })} className="mono subtle delivery-doc" aria-label={`Document ${d.document_id}`}>
+            {d.document_id}
+          </Link>
+        )}
         {d.status === 'pending' && d.next_attempt_at && (
           <span className="subtle">
             next <Time iso={d.next_attempt_at} />
