@@ -51,8 +51,11 @@ const pendingLinks: string[] = [];
 /** Kept until shown and dismissed, or Electron may collect them (and their click handler). */
 const liveNotices = new Set<Notification>();
 
-// Tests and side-by-side profiles: a user-data folder of one's own (set before 'ready').
-if (process.env.COUNTERSIGN_USER_DATA_DIR) app.setPath('userData', resolve(process.env.COUNTERSIGN_USER_DATA_DIR));
+// One user-data folder for development and packaged builds alike (Electron would name
+// it after package.json's "name" in one and the product name in the other); tests and
+// side-by-side profiles give their own. Set before 'ready', before anything reads it.
+app.setName('Countersign');
+app.setPath('userData', process.env.COUNTERSIGN_USER_DATA_DIR ? resolve(process.env.COUNTERSIGN_USER_DATA_DIR) : join(app.getPath('appData'), 'Countersign'));
 
 function focusWindow(): void {
   const win = running?.main?.window;
