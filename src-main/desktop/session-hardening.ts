@@ -14,7 +14,9 @@ export function hardenSession(ses: Session, consoleOrigin: string): void {
   ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, consoleOrigin));
   // USB / HID / serial device pickers: never.
   ses.setDevicePermissionHandler(() => false);
-  ses.webRequest.onHeadersReceived({ urls: [`${consoleOrigin}/*`] }, (details, callback) => {
+  // No URL filter: match patterns and ports do not mix well; withConsoleCsp itself
+  // touches only responses from the console's exact origin.
+  ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: withConsoleCsp(details.responseHeaders, details.url, consoleOrigin) as Record<string, string[]> });
   });
 }
