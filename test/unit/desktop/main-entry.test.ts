@@ -42,10 +42,10 @@ describe('the Electron entry, wired to a real backend', () => {
     delete process.env.NGROK_AUTHTOKEN;
     delete process.env.COUNTERSIGN_DATA_DIR;
     process.argv = [process.execPath, 'out/main/index.js', '--port', '0', '--receiver-port', '0', '--no-sandbox'];
-    const write = process.stdout.write.bind(process.stdout);
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: never[]) => {
+    // Captured, not echoed (the ready line carries this run's console token).
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       printed.push(String(chunk));
-      return write(chunk, ...rest);
+      return true;
     });
     await import('../../../src-main/index.js');
     consoleUrl = await until(() => recorded.loadedUrls[0], 'the window to load the console');
