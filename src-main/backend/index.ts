@@ -81,8 +81,9 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const engine = createDeliveryEngine({ store, history, bus, config });
   domain.onDeliveriesCommitted = () => engine.wake();
   domain.engine = engine;
-  const receiver = createReceiver({ store, bus, config, localUrl: () => `http://${config.host}:${receiverPort}` });
-  const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: () => `http://${config.host}:${receiverPort}` });
+  const receiverUrl = () => `http://${config.host}:${receiverPort}`;
+  const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
+  const receiver = createReceiver({ store, bus, config, history, localUrl: receiverUrl, publicUrl: () => tunnel.state().public_url });
   const warnings: string[] = [];
 
   const app = express();
@@ -96,7 +97,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const addresses = (): BackendAddresses => ({
     api_url: apiBase(),
     app_url: `${apiBase()}/app`,
-    receiver_url: `http://${config.host}:${receiverPort}`,
+    receiver_url: receiverUrl(),
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
 

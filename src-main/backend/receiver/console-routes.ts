@@ -72,7 +72,6 @@ const moveSchema = z.strictObject({ ids: z.array(z.string()).max(100).optional()
 
 export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
   const { receiver, tunnel, store, history } = deps;
-  receiver.attach({ history, publicUrl: () => tunnel.state().public_url });
   const r = Router();
   const small = jsonBody(JSON_LIMIT);
 

@@ -40,8 +40,6 @@ export interface Receiver {
   app: express.Express;
   /** Reads inbox definitions and their captures; call once the store is open. */
   load(): void;
-  /** Supplies what the composition root may not have passed (the console routes call it). */
-  attach(extra: { history?: HistoryLog; publicUrl?: () => string | undefined }): void;
   readonly inboxes: InboxRegistry;
   readonly captures: CaptureStore;
   listCaptures(inboxId: string, page: { limit: number; starting_after?: string }): Page<CaptureSummary>;
@@ -94,8 +92,8 @@ export function summarize(c: Capture): CaptureSummary {
 export function createReceiver(deps: ReceiverDeps): Receiver {
   const limits: ReceiverLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const { store, bus } = deps;
-  let history = deps.history;
-  let publicUrl = deps.publicUrl ?? (() => undefined);
+  const history = deps.history;
+  const publicUrl = deps.publicUrl ?? (() => undefined);
   const captures = new CaptureStore(join(deps.config.dataDir, 'captures'), limits);
   const inboxes = new InboxRegistry({ store, bus, captures, limits, localUrl: deps.localUrl, publicUrl: () => publicUrl() });
   const pending = new PendingAnswers();
@@ -197,10 +195,6 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
       unsubscribe = bus.subscribe((change) => {
         if (change.kind === 'tunnel') inboxes.notePublicUrl(publicUrl());
       });
-    },
-    attach(extra) {
-      if (extra.history && !history) history = extra.history;
-      if (extra.publicUrl && !deps.publicUrl) publicUrl = extra.publicUrl;
     },
     listCaptures(inboxId, page) {
       const list = captures.list(inboxId);
