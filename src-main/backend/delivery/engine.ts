@@ -63,6 +63,18 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
 
   const scan = () => tables.scanDeliveries((row) => sched.admit(row));
 
+  // A failed write makes the store reload its last good state: rows become new objects
+  // and changes since that write are gone. Start over from what is stored; an attempt in
+  // flight may then be repeated, which at-least-once allows.
+  store.reloadListeners.push(() => {
+    sched.reset();
+    tables.reset();
+    if (started && !stopped) {
+      scan();
+      pump();
+    }
+  });
+
   /** Starts as many attempts as the limits allow. */
   function pump(): void {
     // Re-entrant calls (an attempt that ends synchronously) leave the work to the outer loop.
@@ -146,7 +158,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   function complete(job: Job, url: string, startedAt: number, headers: Record<string, string>, body: string, result: SendResult): void {
     const row = job.row;
     const attempt = row.attempts + 1;
-    const cancelled = job.cancelled || !sched.owns(job);
+    const cancelled = job.cancelled || (!job.detached && !sched.owns(job));
     const outcome = result.response ? { kind: 'response' as const, status: result.response.status } : { kind: 'error' as const, message: result.error ?? '' };
     let decision = decideAfterAttempt(attempt, outcome, config.retrySchedule);
     const succeeded = decision.kind === 'succeeded';
@@ -185,7 +197,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       last_duration_ms: result.durationMs,
       next_attempt_at: nextAt,
     });
-    if (!cancelled) {
+    if (!cancelled && !job.detached) {
       if (nextAt === null) {
         sched.drop(job);
         tables.finish(row);

@@ -82,6 +82,17 @@ export class PendingTables {
     this.eventsMaybeDone.clear();
   }
 
+  /** Forgets everything seen (the store replaced its data wholesale). */
+  reset(): void {
+    this.deliveriesSeen = null;
+    this.deliveriesScanned = 0;
+    this.eventsSeen = null;
+    this.eventsScanned = 0;
+    this.events.clear();
+    this.finished.clear();
+    this.eventsMaybeDone.clear();
+  }
+
   /** Drops events that no pending delivery refers to (left behind by a crash or an older version). */
   dropOrphanEvents(): void {
     const needed = new Set(this.store.data.pending_deliveries.map((d) => d.event_id));

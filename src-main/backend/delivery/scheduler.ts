@@ -12,6 +12,8 @@ export interface Job {
   cancelled: boolean;
   /** Redelivery asked while in flight: go again right after. */
   again: boolean;
+  /** The store was reloaded while this was in flight: its row object is no longer the stored one. */
+  detached?: boolean;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -105,6 +107,16 @@ export class Scheduler {
 
   finished(job: Job): void {
     this.ready.done(job.row.subscription_id);
+  }
+
+  /**
+   * Forgets every job (the store reloaded its last good state, so the rows are new
+   * objects, and some may be gone). Attempts in flight finish detached; the caller
+   * then admits the stored rows afresh.
+   */
+  reset(): void {
+    for (const job of this.jobs.values()) if (job.state === 'inflight') job.detached = true;
+    this.jobs.clear();
   }
 
   /** Stops the timer for good (the engine is stopping). */

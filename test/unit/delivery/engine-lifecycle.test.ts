@@ -2,6 +2,8 @@
 // subscriptions, redelivery, shutdown, and fairness between subscribers.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
+import { mkdir, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createHarness, sleep, startReceiver, until, type Harness, type Receiver } from './harness.js';
 import { ApiError } from '../../../src-main/backend/errors.js';
 import type { PendingDelivery } from '../../../src-main/backend/store/schema.js';
@@ -204,6 +206,31 @@ describe('delivery engine: lifecycle', () => {
     await sleep(100);
     expect(hanging).toHaveLength(3);
     expect(h.engine.inFlight()).toBe(3);
+  });
+
+  it('starts over from the stored schedule when a failed write makes the store reload', async () => {
+    let n = 0;
+    const r = await receiver((_req, res) => {
+      res.statusCode = ++n === 1 ? 500 : 200;
+      res.end();
+    });
+    h = await createHarness({ retrySchedule: [0.3] });
+    h.engine.start();
+    const sub = await h.subscribe(r.url);
+    const [d] = await h.emit([sub]);
+    await until(() => h!.history.getDelivery(d.id)?.attempts === 1, 5000, 'first attempt');
+    await h.store.commit(); // the retry's due time is on disk
+    // A directory where the store writes its temp file makes the next write fail.
+    const blocker = join(h.dir, 'data.json.tmp');
+    await mkdir(blocker);
+    await expect(h.store.commit()).rejects.toThrow();
+    await rmdir(blocker);
+    const reloaded = h.store.data.pending_deliveries.find((p) => p.id === d.id)!;
+    expect(reloaded).toMatchObject({ attempts: 1 });
+    await until(() => statusOf(d.id) === 'succeeded', 5000, 'delivery after the reload');
+    // The row that left the schedule is the stored one, not a stale copy.
+    await until(() => h!.store.data.pending_deliveries.length === 0, 3000, 'reloaded row removed');
+    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([d.id, d.id]);
   });
 
   it('stop() waits for attempts in flight, records them, and leaves retries stored', async () => {
