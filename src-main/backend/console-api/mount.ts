@@ -13,6 +13,7 @@ import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import type { Tunnel } from '../tunnel/tunnel.js';
 import { receiverConsoleRoutes } from '../receiver/console-routes.js';
+import { inspectorRoutes } from './inspector-routes.js';
 import { notFound } from '../errors.js';
 import { consoleGuard, hostCheck } from './guard.js';
 import { consoleErrorHandler } from './error-handler.js';
@@ -88,6 +89,8 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     },
     receiverConsoleRoutes({ receiver: deps.receiver, tunnel: deps.tunnel, store: deps.store, domain, history: deps.history }),
   );
+  // The live delivery inspector (inspector-routes.ts): merged deliveries and captures.
+  app.use(`${CONSOLE_API_PREFIX}/inspector`, inspectorRoutes({ history: deps.history, receiver: deps.receiver, store: deps.store, companyId: async () => (await session.get()).session.company_id }));
   // Nothing under the console prefix falls through to the service API.
   app.use(CONSOLE_API_PREFIX, (_req, _res, next) => next(notFound('console API route')));
   app.use(CONSOLE_API_PREFIX, consoleErrorHandler);
