@@ -60,12 +60,18 @@ function DeliveryItem(props: { d: Delivery; subscriptionId: string; open: boolea
   return (
     <li className={`delivery${open ? ' delivery-open' : ''}`}>
       <div className="delivery-row">
-        <button type="button" className="disclosure" aria-expanded={open} aria-controls={panelId} onClick={props.onToggle}>
+        <button
+          type="button"
+          className="disclosure"
+          aria-expanded={open}
+          aria-controls={panelId}
+          aria-label={`Attempts of ${d.event_type} (delivery ${d.id})`}
+          onClick={props.onToggle}
+        >
           <span className="disclosure-icon" aria-hidden="true">
             ▸
           </span>
           <span className="mono delivery-type">{d.event_type}</span>
-          <span className="visually-hidden">, delivery {d.id}</span>
         </button>
         <DeliveryStatusBadge status={d.status} code={d.last_status_code} />
         <span className="subtle delivery-attempts">
