@@ -11,6 +11,9 @@ export class Fifo<T> {
   push(item: T): void {
     this.items.push(item);
   }
+  peek(): T | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];

@@ -21,7 +21,7 @@ export type SigningSecret = string | Uint8Array | KeyObject;
 
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export type ParsedSecret = { ok: true; key: Buffer } | { ok: false; reason: string };
+export type ParsedSecret = { ok: true; key: Buffer; reason?: undefined } | { ok: false; reason: string; key?: undefined };
 
 /** Validates `whsec_` + standard base64 of 24..64 bytes; returns the decoded key bytes or a reason for a person. */
 export function parseSecret(secret: string): ParsedSecret {

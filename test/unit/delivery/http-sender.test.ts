@@ -1,0 +1,103 @@
+// One HTTP attempt, against real node:http servers on 127.0.0.1.
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpSender } from '../../../src-main/backend/delivery/http-sender.js';
+import { sleep, startReceiver, type Receiver } from './harness.js';
+
+const receivers: Receiver[] = [];
+let sender: HttpSender | undefined;
+
+afterEach(async () => {
+  await sender?.close();
+  sender = undefined;
+  for (const r of receivers.splice(0)) await r.close();
+});
+
+async function receiver(handle?: Parameters<typeof startReceiver>[0]) {
+  const r = await startReceiver(handle);
+  receivers.push(r);
+  return r;
+}
+
+describe('HttpSender', () => {
+  it('POSTs the body and headers as given and reports the response', async () => {
+    const r = await receiver((_req, res) => {
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.statusCode = 201;
+      res.end('created');
+    });
+    sender = new HttpSender({ timeoutMs: 2000, connections: 4 });
+    const result = await sender.send(`${r.url}/p?q=1`, { 'content-type': 'application/json', 'x-one': '1' }, '{"a":1}');
+    expect(result.error).toBeNull();
+    expect(result.response).toMatchObject({ status: 201, body: 'created', truncated: false });
+    expect(result.response!.headers['set-cookie']).toBe('a=1, b=2');
+    expect(r.received[0]).toMatchObject({ path: '/p?q=1', body: '{"a":1}' });
+    expect(r.received[0].headers['x-one']).toBe('1');
+  });
+
+  it('times out each attempt at its own deadline, whatever order they end in', async () => {
+    const r = await receiver((req, res) => {
+      if (req.path === '/fast') res.end('ok');
+      // /hang never answers
+    });
+    sender = new HttpSender({ timeoutMs: 300, connections: 8 });
+    const t0 = Date.now();
+    const first = sender.send(`${r.url}/hang`, {}, 'a').then((x) => ({ ...x, at: Date.now() - t0 }));
+    await sleep(150);
+    const second = sender.send(`${r.url}/hang`, {}, 'b').then((x) => ({ ...x, at: Date.now() - t0 }));
+    const fast = await sender.send(`${r.url}/fast`, {}, 'c');
+    expect(fast.response?.status).toBe(200);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.error).toMatch(/timed out after 300 ms/i);
+    expect(b.error).toMatch(/timed out after 300 ms/i);
+    expect(a.at).toBeGreaterThanOrEqual(290);
+    expect(b.at).toBeGreaterThanOrEqual(440);
+    // Each at its own deadline: not both at the first one, nor the first held until the second's.
+    expect(b.at - a.at).toBeGreaterThanOrEqual(100);
+  });
+
+  it('cuts off a response whose body trickles past the deadline', async () => {
+    const r = await receiver((_req, res) => {
+      res.writeHead(200);
+      const tick = setInterval(() => res.write('.'), 50);
+      res.on('close', () => clearInterval(tick));
+    });
+    sender = new HttpSender({ timeoutMs: 300, connections: 2 });
+    const result = await sender.send(r.url, {}, 'x');
+    expect(result.response).toBeNull();
+    expect(result.error).toMatch(/timed out/i);
+    expect(result.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('keeps the first bytes of a big body and marks it truncated', async () => {
+    const r = await receiver((_req, res) => res.end('é'.repeat(40_000))); // 80,000 bytes
+    sender = new HttpSender({ timeoutMs: 2000, connections: 2 });
+    const result = await sender.send(r.url, {}, 'x');
+    expect(result.response!.truncated).toBe(true);
+    expect(Buffer.byteLength(result.response!.body)).toBe(64 * 1024);
+  });
+
+  it('does not follow redirects', async () => {
+    const r = await receiver((req, res) => {
+      if (req.path === '/from') {
+        res.writeHead(307, { location: '/to' });
+        res.end();
+      } else res.end('followed');
+    });
+    sender = new HttpSender({ timeoutMs: 2000, connections: 2 });
+    const result = await sender.send(`${r.url}/from`, {}, 'x');
+    expect(result.response?.status).toBe(307);
+    expect(r.received.map((x) => x.path)).toEqual(['/from']);
+  });
+
+  it('abortAll ends attempts in flight at once', async () => {
+    const r = await receiver(() => undefined);
+    sender = new HttpSender({ timeoutMs: 10_000, connections: 2 });
+    const pending = sender.send(r.url, {}, 'x');
+    await sleep(100);
+    const t0 = Date.now();
+    sender.abortAll();
+    const result = await pending;
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect(result.error).toMatch(/stopped/);
+  });
+});
