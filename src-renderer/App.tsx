@@ -37,7 +37,7 @@ export function App() {
       <Gate title="Open the console from its link">
         <p>
           This page needs the console link printed when Countersign starts (the <code>console_url</code> of the ready line, or the desktop
-          window). It carries a one-time token that keeps other programs and web pages out.
+          window). It carries this run's token, which keeps other programs and web pages out.
         </p>
       </Gate>
     );

@@ -2,11 +2,11 @@
 // warning that it will not be shown again. Used for webhook secrets and API keys.
 import { CopyButton } from './CopyButton.js';
 
-export function SecretReveal({ value, what }: { value: string; what: string }) {
+export function SecretReveal({ value, what, kept }: { value: string; what: string; kept: string }) {
   return (
     <div className="secret">
       <p className="notice notice-warning">
-        Copy this {what} now. It will not be shown again: Countersign keeps only a fingerprint of it.
+        Copy this {what} now. It will not be shown again. {kept}
       </p>
       <div className="secret-row">
         <code className="secret-value" aria-label={what}>

@@ -100,7 +100,7 @@ export function ApiKeysScreen() {
       {made && (
         <Modal
           title="API key created"
-          description={`A ${made.role} key for ${made.company?.name ?? 'this company'}.`}
+          description={`${made.role === 'admin' ? 'An admin' : 'A member'} key for ${made.company?.name ?? 'this company'}.`}
           onClose={() => setMade(null)}
           wide
           actions={
@@ -109,7 +109,7 @@ export function ApiKeysScreen() {
             </button>
           }
         >
-          <SecretReveal value={made.key} what="API key" />
+          <SecretReveal value={made.key} what="API key" kept="Countersign stores only a hash of it." />
         </Modal>
       )}
       {revoking && (

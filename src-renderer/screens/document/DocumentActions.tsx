@@ -4,10 +4,18 @@
 import { useState } from 'react';
 import { useRemind, useTransition } from '../../api/mutations.js';
 import type { AllowedActions, Document, DocumentAction } from '../../api/types.js';
-import { documentStatusLabel } from '../../components/Badge.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Link, href } from '../../router.js';
+
+const WHY_NOT: Record<Document['status'], string> = {
+  DRAFT: 'This one is still a draft: send it for signature first.',
+  OUT_FOR_SIGNATURE: '',
+  COMPLETED: 'This one is already completed.',
+  DECLINED: 'This one was declined.',
+  EXPIRED: 'This one has expired.',
+  VOIDED: 'This one was voided.',
+};
 
 const DOC_ACTIONS: { action: DocumentAction; label: string; confirm?: string }[] = [
   { action: 'send', label: 'Send for signature' },
@@ -37,7 +45,7 @@ export function DocumentActions({ doc, allowed }: { doc: Document; allowed: Allo
         </button>
         {!canRemind && (
           <p id={reasonId} className="action-reason">
-            Reminders can be sent only while the document is out for signature. It is {documentStatusLabel(doc.status).toLowerCase()}.
+            Reminders can be sent only while the document is out for signature. {WHY_NOT[doc.status]}
           </p>
         )}
         {remind.isSuccess && (

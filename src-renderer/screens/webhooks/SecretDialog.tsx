@@ -41,7 +41,7 @@ export function SecretDialog({ subscription, fingerprint, onClose }: { subscript
         </>
       }
     >
-      <SecretReveal value={subscription.secret_key} what="signing secret" />
+      <SecretReveal value={subscription.secret_key} what="signing secret" kept="The console keeps only its fingerprint." />
       <p className="subtle">
         Fingerprint <span className="mono">{fingerprint}</span>: the console shows only this from now on, so you can tell which secret a
         subscription uses.

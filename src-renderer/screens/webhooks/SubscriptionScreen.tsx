@@ -80,7 +80,7 @@ export function SubscriptionScreen({ id }: { id: string }) {
           </div>
           <div>
             <dt>Secret fingerprint</dt>
-            <dd>{fp ? <span className="mono">{fp}</span> : <span className="subtle">not kept (made outside this console)</span>}</dd>
+            <dd>{fp ? <span className="mono">{fp}</span> : <span className="subtle">not kept in this browser</span>}</dd>
           </div>
           <div>
             <dt>Created</dt>

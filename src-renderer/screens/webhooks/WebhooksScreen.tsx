@@ -96,7 +96,7 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
       <td>
         <Badge tone="success">{sub.status}</Badge>
       </td>
-      <td className="mono cell-muted" title={fp ? 'Fingerprint: first 8 hex of sha256 of the secret' : 'Made outside this console: no fingerprint kept'}>
+      <td className="mono cell-muted" title={fp ? 'Fingerprint: first 8 hex of sha256 of the secret' : 'Created elsewhere: this browser kept no fingerprint'}>
         {fp ?? '—'}
       </td>
       <td className="cell-muted">
