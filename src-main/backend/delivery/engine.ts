@@ -61,7 +61,27 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     return key;
   }
 
-  const scan = () => tables.scanDeliveries((row) => sched.admit(row));
+  const admit = (row: PendingDelivery) => sched.admit(row);
+  const scan = () => tables.scanDeliveries(admit);
+
+  /**
+   * A stored row can be behind the history log, which is written within milliseconds
+   * while the store's removal or update waits for the next batch: after a crash (or a
+   * reload), trust the log for what already happened.
+   */
+  function admitStored(row: PendingDelivery): void {
+    const logged = history.getDelivery(row.id);
+    if (logged && logged.attempts > row.attempts) {
+      if (logged.status !== 'pending') {
+        tables.finish(row); // its last attempt ended it
+        flushSoon();
+        return;
+      }
+      row.attempts = logged.attempts;
+      if (logged.next_attempt_at !== null) row.next_attempt_at = logged.next_attempt_at;
+    }
+    sched.admit(row);
+  }
 
   // A failed write makes the store reload its last good state: rows become new objects
   // and changes since that write are gone. Start over from what is stored; an attempt in
@@ -70,7 +90,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     sched.reset();
     tables.reset();
     if (started && !stopped) {
-      scan();
+      tables.scanDeliveries(admitStored);
       pump();
     }
   });
@@ -243,7 +263,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       if (started) return;
       started = true;
       tables.dropOrphanEvents();
-      scan();
+      tables.scanDeliveries(admitStored);
       pump();
     },
 

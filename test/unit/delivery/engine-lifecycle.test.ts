@@ -78,6 +78,25 @@ describe('delivery engine: lifecycle', () => {
     expect(r.received[0].headers['webhook-id']).toBe(rows[0].id);
   });
 
+  it('trusts the history log where a crash left the stored row behind it', async () => {
+    const r = await receiver();
+    h = await createHarness({ retrySchedule: [0.05, 0.05] });
+    const sub = await h.subscribe(r.url);
+    const [done, retried] = await h.emit([sub, sub]);
+    // As if attempts had happened and been logged, but the store write recording them was lost.
+    const logged = (id: string) => h!.history.getDelivery(id)!;
+    h.history.recordDelivery({ ...logged(done.id), status: 'succeeded', attempts: 1, last_status_code: 200, next_attempt_at: null });
+    h.history.recordDelivery({ ...logged(retried.id), status: 'pending', attempts: 2, last_status_code: 500, next_attempt_at: Date.now() });
+    await h.reopen();
+    expect(h.store.data.pending_deliveries.map((p) => p.attempts)).toEqual([0, 0]);
+    h.engine.start();
+    await until(() => statusOf(retried.id) === 'succeeded', 5000, 'the retried one');
+    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([retried.id]);
+    expect((await h.history.getAttempts(retried.id)).map((a) => a.attempt)).toEqual([3]);
+    expect(statusOf(done.id)).toBe('succeeded');
+    await until(() => h!.store.data.pending_deliveries.length === 0 && h!.store.data.pending_events.length === 0, 3000, 'rows removed');
+  });
+
   it('stops retrying once the subscription is cancelled', async () => {
     const r = await receiver((_req, res) => {
       res.statusCode = 500;
