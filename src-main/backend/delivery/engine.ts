@@ -18,6 +18,7 @@ import { signingKey, webhookHeaders } from './signing.js';
 import { decideAfterAttempt } from './retry-policy.js';
 import { HttpSender, type SendResult } from './http-sender.js';
 import { PendingTables } from './pending-tables.js';
+import { logAttempt } from './attempt-log.js';
 import { Scheduler, type Job } from './scheduler.js';
 
 export interface DeliveryEngineDeps {
@@ -186,37 +187,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     job.again = false;
     const nextAt = cancelled || decision.kind !== 'retry' ? null : now() + decision.delayMs;
     const status: DeliveryStatus = cancelled ? 'cancelled' : decision.kind === 'retry' ? 'pending' : decision.kind;
-    const startedIso = new Date(startedAt).toISOString();
-    history.recordAttempt({
-      delivery_id: row.id,
-      subscription_id: row.subscription_id,
-      attempt,
-      started_at: startedIso,
-      duration_ms: result.durationMs,
-      request: { method: 'POST', url, headers, body },
-      response: result.response,
-      error: result.error,
-      succeeded,
-      next_attempt_at: nextAt,
-    });
+    logAttempt(history, { row, attempt, url, startedAt, headers, body, result, succeeded, status, nextAt });
     row.attempts = attempt;
-    history.recordDelivery({
-      id: row.id,
-      event_id: row.event_id,
-      event_type: row.event_type,
-      subscription_id: row.subscription_id,
-      company_id: row.company_id,
-      document_id: row.document_id,
-      url,
-      status,
-      attempts: attempt,
-      created_at: row.created_at,
-      last_attempt_at: startedIso,
-      last_status_code: result.response ? result.response.status : null,
-      last_error: result.error,
-      last_duration_ms: result.durationMs,
-      next_attempt_at: nextAt,
-    });
     if (!cancelled && !job.detached) {
       if (nextAt === null) {
         sched.drop(job);

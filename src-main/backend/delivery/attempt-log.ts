@@ -1,0 +1,53 @@
+// What one ended attempt writes to the history log: the attempt itself (request and
+// response as sent and received) and the delivery's updated summary.
+import type { DeliveryStatus, PendingDelivery } from '../store/schema.js';
+import type { HistoryLog } from '../store/history-types.js';
+import type { SendResult } from './http-sender.js';
+
+export interface EndedAttempt {
+  row: PendingDelivery;
+  /** 1-based number of this attempt. */
+  attempt: number;
+  url: string;
+  startedAt: number;
+  headers: Record<string, string>;
+  body: string;
+  result: SendResult;
+  succeeded: boolean;
+  status: DeliveryStatus;
+  nextAt: number | null;
+}
+
+export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
+  const { row, result } = a;
+  const startedIso = new Date(a.startedAt).toISOString();
+  history.recordAttempt({
+    delivery_id: row.id,
+    subscription_id: row.subscription_id,
+    attempt: a.attempt,
+    started_at: startedIso,
+    duration_ms: result.durationMs,
+    request: { method: 'POST', url: a.url, headers: a.headers, body: a.body },
+    response: result.response,
+    error: result.error,
+    succeeded: a.succeeded,
+    next_attempt_at: a.nextAt,
+  });
+  history.recordDelivery({
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    subscription_id: row.subscription_id,
+    company_id: row.company_id,
+    document_id: row.document_id,
+    url: a.url,
+    status: a.status,
+    attempts: a.attempt,
+    created_at: row.created_at,
+    last_attempt_at: startedIso,
+    last_status_code: result.response ? result.response.status : null,
+    last_error: result.error,
+    last_duration_ms: result.durationMs,
+    next_attempt_at: a.nextAt,
+  });
+}
