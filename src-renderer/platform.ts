@@ -27,16 +27,6 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** Opens an https link in the system browser (desktop) or a new tab (browser). */
-export function openExternal(url: string): void {
-  const bridge = window.countersign;
-  if (bridge) {
-    void bridge.openExternal(url).catch(() => undefined);
-    return;
-  }
-  window.open(url, '_blank', 'noopener,noreferrer');
-}
-
 export function desktopBridge() {
   return window.countersign;
 }

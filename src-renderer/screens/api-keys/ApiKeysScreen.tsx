@@ -78,7 +78,7 @@ export function ApiKeysScreen() {
                       <Badge tone={k.role === 'admin' ? 'neutral' : 'muted'}>{k.role}</Badge>
                     </td>
                     <td className="mono cell-muted">{k.hint}</td>
-                    <td className="cell-muted">
+                    <td className="cell-muted nowrap">
                       <Time iso={k.created_at} />
                     </td>
                     <td className="cell-actions">

@@ -111,12 +111,12 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
                   </td>
                   <td className="cell-muted">
                     <span className="truncate">{d.recipients.map((r) => r.name).join(', ')}</span>
-                    <span className="subtle">
+                    <span className="subtle nowrap">
                       {' '}
                       · {signed}/{d.recipients.length} signed
                     </span>
                   </td>
-                  <td className="cell-muted">
+                  <td className="cell-muted nowrap">
                     <Time iso={d.updated_at} />
                   </td>
                   <td className="mono cell-muted">{d.public_id}</td>

@@ -60,7 +60,7 @@ function NotificationTable({ documentId }: { documentId?: string }) {
           <tbody>
             {data.map((n) => (
               <tr key={n.id}>
-                <td className="cell-muted">
+                <td className="cell-muted nowrap">
                   <Time iso={n.created_at} />
                 </td>
                 <td>

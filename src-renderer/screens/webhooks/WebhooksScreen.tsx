@@ -99,7 +99,7 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
       <td className="mono cell-muted" title={fp ? 'Fingerprint: first 8 hex of sha256 of the secret' : 'Created elsewhere: this browser kept no fingerprint'}>
         {fp ?? '—'}
       </td>
-      <td className="cell-muted">
+      <td className="cell-muted nowrap">
         <Time iso={sub.created_at} />
       </td>
       <td>
