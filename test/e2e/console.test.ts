@@ -1,7 +1,8 @@
 // The console end to end: the BUILT headless entry (a child process, as scripts and CI
 // run it), driven by Debian's Chromium through playwright-core. Every screen is
 // photographed to test-results/screenshots/ (light and dark) for a person to look at.
-// Deliveries go to a real loopback HTTP server (test/helpers/sink.ts).
+// Deliveries go to a real loopback HTTP server (test/helpers/sink.ts). Code run inside
+// the page is passed as strings: this file is type-checked without the DOM library.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -96,7 +97,7 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     expect(await dialog.getByText(/will not be shown again/).count()).toBe(1);
     await dialog.getByRole('button', { name: 'Copy signing secret' }).click();
     await dialog.getByText('Copied to the clipboard.').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
     await screenshot(page, 'webhooks-secret-dialog');
 
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -109,10 +110,10 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     await page.reload();
     await page.getByRole('link', { name: `${sink.url}/hook` }).waitFor();
     expect(await page.content()).not.toContain(secret);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })');
     expect(stored).not.toContain(secret.slice(6, 30));
     // Only the fingerprint remains.
-    const fingerprint = await page.evaluate(() => Object.values(JSON.parse(localStorage.getItem('countersign.secret-fingerprints')!))[0] as string);
+    const fingerprint = await page.evaluate<string>("Object.values(JSON.parse(localStorage.getItem('countersign.secret-fingerprints')))[0]");
     expect(fingerprint).toMatch(/^[0-9a-f]{8}$/);
     await page.getByText(fingerprint).waitFor();
     await screenshot(page, 'webhooks-list');
@@ -226,7 +227,7 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     const dialog = page.getByRole('dialog', { name: 'New document' });
     await dialog.waitFor();
     // Focus starts in the dialog, on the title.
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).id)).toBe(await dialog.getByLabel('Title').getAttribute('id'));
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe(await dialog.getByLabel('Title').getAttribute('id'));
     await page.keyboard.type('Keyboard contract');
     await dialog.getByLabel('Recipient 1 name').fill('Grace Hopper');
     await dialog.getByLabel('Recipient 1 email').fill('not-an-email');
@@ -263,7 +264,7 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     try {
       await dark.page.goto(hl.urls.console_url);
       await dark.page.getByRole('heading', { name: 'Documents', level: 1 }).waitFor();
-      const bg = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const bg = await dark.page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
       expect(bg).toBe('rgb(14, 14, 17)');
       await screenshot(dark.page, 'dark-documents-list');
       const doc = (await api('GET', '/v2/webhooks')).body.data[0];
