@@ -53,6 +53,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   /** Set once stop() has made its final write: nothing may touch the store after that. */
   let finalized = false;
   let idleWaiters: (() => void)[] = [];
+  let stopping: Promise<void> | null = null;
 
   function keyFor(sub: SubscriptionRecord): KeyObject {
     const cached = keys.get(sub.public_id);
@@ -112,7 +113,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
    * Batches the removal of finished rows and the background write. Both cost
    * O(size of the store) (the store rewrites its whole file), so the pause between
    * them grows with the schedule's length: 50 ms for a few rows, up to 1 s for tens
-   * of thousands. A crash in between only repeats those attempts (at-least-once).
+   * of thousands. A crash in between at worst repeats those attempts (at-least-once;
+   * see admitStored for why it usually does not).
    */
   function flushSoon(): void {
     if (flushTimer || finalized) return;
@@ -230,6 +232,27 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     });
   }
 
+  async function stopEngine(): Promise<void> {
+    const wasRunning = started && !stopped;
+    stopped = true;
+    sched.pause();
+    // Attempts end by themselves within the delivery timeout; allow that, then cut them off.
+    await waitIdle(config.deliveryTimeoutMs + 1000);
+    if (sched.active > 0) {
+      sender.abortAll();
+      await waitIdle(2000);
+    }
+    finalized = true;
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    // Never started: nothing of ours to persist (and the store may not even be open).
+    if (wasRunning) {
+      tables.compact();
+      await store.commit();
+    }
+    await sender.close();
+  }
+
   return {
     start() {
       if (started) return;
@@ -297,21 +320,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
 
     inFlight: () => sched.active,
 
-    async stop() {
-      stopped = true;
-      sched.pause();
-      // Attempts end by themselves within the delivery timeout; allow that, then cut them off.
-      await waitIdle(config.deliveryTimeoutMs + 1000);
-      if (sched.active > 0) {
-        sender.abortAll();
-        await waitIdle(2000);
-      }
-      finalized = true;
-      if (flushTimer) clearTimeout(flushTimer);
-      flushTimer = null;
-      tables.compact();
-      await store.commit();
-      await sender.close();
+    stop() {
+      stopping ??= stopEngine();
+      return stopping;
     },
   };
 }

@@ -2,7 +2,7 @@
 // subscriptions, redelivery, shutdown, and fairness between subscribers.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { mkdir, rmdir } from 'node:fs/promises';
+import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHarness, sleep, startReceiver, until, type Harness, type Receiver } from './harness.js';
 import { ApiError } from '../../../src-main/backend/errors.js';
@@ -285,5 +285,16 @@ describe('delivery engine: lifecycle', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(h.history.getDelivery(d.id)).toMatchObject({ attempts: 1, last_status_code: null });
     expect(h.history.getDelivery(d.id)!.last_error).toMatch(/timed out/i);
+  });
+
+  it('stop() of an engine that never started writes nothing, and a second stop() shares the first', async () => {
+    h = await createHarness();
+    await h.store.close(); // as after a failed start: the store is closed, the engine never ran
+    const file = join(h.dir, 'data.json');
+    await rm(file, { force: true });
+    const first = h.engine.stop();
+    expect(h.engine.stop()).toBe(first);
+    await first;
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
