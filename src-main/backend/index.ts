@@ -77,6 +77,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   let apiPort = 0;
   let receiverPort = 0;
   const apiBase = () => `http://${config.host}:${apiPort}`;
+  const warnings: string[] = [];
   const domain = new Domain({ store, history, bus, appUrl: () => `${apiBase()}/app` });
   const engine = createDeliveryEngine({ store, history, bus, config });
   domain.onDeliveriesCommitted = () => engine.wake();
@@ -84,12 +85,10 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const receiverUrl = () => `http://${config.host}:${receiverPort}`;
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const receiver = createReceiver({ store, bus, config, history, localUrl: receiverUrl, publicUrl: () => tunnel.state().public_url });
-  const warnings: string[] = [];
-
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  mountConsole(app, { token: consoleToken, store, history, bus, domain, engine, receiver, tunnel, config, rendererDir: options.rendererDir, port: () => apiPort });
+  mountConsole(app, { token: consoleToken, store, history, bus, domain, engine, receiver, tunnel, config, rendererDir: options.rendererDir, port: () => apiPort, warnings, addresses: () => addresses() });
   app.use(createServiceApp({ domain, store, history, engine, config }));
   const apiServer = createServer(app);
   const receiverServer = createServer(receiver.app);
