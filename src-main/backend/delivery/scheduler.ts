@@ -57,7 +57,11 @@ export class Scheduler {
   admit(row: PendingDelivery): void {
     const job = this.jobs.get(row.id);
     if (job) {
-      if (job.row !== row && job.state !== 'inflight') job.row = row;
+      if (job.row !== row && job.state !== 'inflight') {
+        job.row = row;
+        // Its heap entry was keyed on the old row's due time: queue it again by the new one.
+        if (job.state === 'waiting') this.place(job);
+      }
       return;
     }
     const fresh: Job = { row, state: 'waiting', cancelled: false, again: false };
