@@ -11,6 +11,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/components.css';
 import './styles/screens.css';
+import './styles/inspector.css';
 
 configureClient({ consoleToken: captureConsoleToken() });
 

@@ -22,6 +22,13 @@ export const NAV: NavGroup[] = [
     ],
   },
   {
+    label: 'Webhooks',
+    items: [
+      { label: 'Inspector', to: href('/inspector'), match: (p) => p === '/inspector' },
+      { label: 'Receiver', to: href('/receiver'), match: (p) => p === '/receiver' },
+    ],
+  },
+  {
     label: 'Settings',
     items: [
       { label: 'Webhooks', to: href('/settings/webhooks'), match: (p) => p.startsWith('/settings/webhooks') },

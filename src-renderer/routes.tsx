@@ -9,6 +9,8 @@ import { NotificationsScreen } from './screens/notifications/NotificationsScreen
 import { WebhooksScreen } from './screens/webhooks/WebhooksScreen.js';
 import { SubscriptionScreen } from './screens/webhooks/SubscriptionScreen.js';
 import { ApiKeysScreen } from './screens/api-keys/ApiKeysScreen.js';
+import { InspectorScreen } from './screens/inspector/InspectorScreen.js';
+import { ReceiverScreen } from './screens/receiver/ReceiverScreen.js';
 import { NotFoundScreen } from './screens/NotFoundScreen.js';
 
 function Redirect({ to }: { to: string }) {
@@ -28,5 +30,7 @@ export function routeFor({ path, search }: AppLocation): ReactNode {
   const sub = /^\/settings\/webhooks\/([^/]+)$/.exec(path);
   if (sub) return <SubscriptionScreen key={sub[1]} id={decodeURIComponent(sub[1])} />;
   if (path === '/settings/api-keys') return <ApiKeysScreen />;
+  if (path === '/inspector') return <InspectorScreen />;
+  if (path === '/receiver') return <ReceiverScreen />;
   return <NotFoundScreen path={path} />;
 }

@@ -1,0 +1,121 @@
+// One received request in full: the verdict in words, the duplicate flag, what arrived
+// (method, path, headers in order and case, the body formatted or raw), what the inbox
+// answered, and the actions: replay to any URL, copy as curl, compare with what the
+// local service sent. Everything received is shown as text.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { captureCurl, captureDetailQuery } from '../../api/inspector.js';
+import { inboxListQuery } from '../../api/receiver.js';
+import { CopyButton } from '../../components/CopyButton.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Loading } from '../../components/States.js';
+import { Time } from '../../components/Time.js';
+import { Link, href } from '../../router.js';
+import { BodyView } from './BodyView.js';
+import { CurlButton } from './CurlButton.js';
+import { HeadersTable, headerPairs } from './HeadersTable.js';
+import { ReplayForm } from './ReplayForm.js';
+import { VerdictPanel } from './VerdictPanel.js';
+
+function answerText(r: { status: number | null; delay_ms: number; hang: boolean; sender_gave_up_after_ms?: number }): string {
+  if (r.hang) return r.sender_gave_up_after_ms !== undefined ? `Never answered (hang); the sender gave up after ${r.sender_gave_up_after_ms} ms` : 'Never answered (hang)';
+  return `HTTP ${r.status}${r.delay_ms ? ` after a ${r.delay_ms} ms delay` : ''}`;
+}
+
+export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captureId: string) => void }) {
+  const q = useQuery(captureDetailQuery(id));
+  const inboxes = useQuery(inboxListQuery());
+  const [replaying, setReplaying] = useState(false);
+  if (q.isPending) return <Loading what="the request" />;
+  if (q.isError) return <ErrorNotice error={q.error} title="The request could not be loaded." />;
+  const { capture: c, inbox, delivery } = q.data;
+  return (
+    <div className="detail">
+      <header className="detail-head">
+        <p className="detail-kind">Received · {inbox.name ?? inbox.id}</p>
+        <h2 className="detail-title mono break">
+          {c.method} {c.path}
+        </h2>
+        {c.event_type && <p className="mono subtle">{c.event_type}</p>}
+      </header>
+      <VerdictPanel verdict={c.verdict} duplicate={c.duplicate} attemptForId={c.attempt_for_id} />
+      <div className="detail-actions">
+        <button type="button" className="btn btn-small btn-primary" onClick={() => setReplaying((v) => !v)} aria-expanded={replaying}>
+          Replay…
+        </button>
+        <CurlButton load={() => captureCurl(c.id)} />
+        {delivery && (
+          <button type="button" className="btn btn-small" onClick={() => onCompare(c.id)}>
+            Compare sent and received
+          </button>
+        )}
+      </div>
+      {replaying && <ReplayForm captureId={c.id} bodyText={c.body_text} inboxes={inboxes.data ?? []} fromInbox={c.inbox_id} onClose={() => setReplaying(false)} />}
+      <dl className="detail-facts">
+        <div>
+          <dt>Received</dt>
+          <dd>
+            <Time iso={c.received_at} mode="exact" />
+          </dd>
+        </div>
+        <div>
+          <dt>Inbox</dt>
+          <dd>
+            <Link to={href('/receiver')}>{inbox.name ?? inbox.id}</Link>
+          </dd>
+        </div>
+        <div>
+          <dt>Answered</dt>
+          <dd>{answerText(c.response)}</dd>
+        </div>
+        <div>
+          <dt>Size</dt>
+          <dd>
+            {c.size} bytes{c.body_truncated ? ' (over the limit: only the start was kept)' : ''}
+          </dd>
+        </div>
+        {c.webhook_id && (
+          <div>
+            <dt>webhook-id</dt>
+            <dd className="mono">
+              {c.webhook_id} <CopyButton value={c.webhook_id} what="webhook-id" />
+              {c.attempt_for_id > 1 && <span className="subtle"> · request {c.attempt_for_id} with it</span>}
+            </dd>
+          </div>
+        )}
+        {delivery && (
+          <div>
+            <dt>Sent by</dt>
+            <dd className="mono">
+              delivery {delivery.id}
+              {delivery.document_id && (
+                <>
+                  {' · '}
+                  <Link to={href('/documents', { d: delivery.document_id })}>{delivery.document_id}</Link>
+                </>
+              )}
+            </dd>
+          </div>
+        )}
+        {c.remote_address && (
+          <div>
+            <dt>From</dt>
+            <dd className="mono">{c.remote_address}</dd>
+          </div>
+        )}
+      </dl>
+      <section className="detail-section" aria-label="Request headers">
+        <h3 className="detail-h">Headers</h3>
+        <HeadersTable headers={c.headers} label="Request headers as received" />
+      </section>
+      <section className="detail-section" aria-label="Request body">
+        <BodyView label="Body" text={c.body_text} base64={c.body_base64} />
+      </section>
+      <section className="detail-section" aria-label="The inbox's answer">
+        <h3 className="detail-h">Answer given</h3>
+        <HeadersTable headers={headerPairs(c.response.headers)} label="Answer headers" />
+        {!c.response.hang && <BodyView label="Answer body" text={c.response.body} />}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+// One delivery in full: where it went, its outcome, every attempt (request and response
+// headers and bodies, timing, the error), where it landed among the local inboxes (with
+// "compare sent and received"), and the actions: redeliver and copy as curl.
+import { useQuery } from '@tanstack/react-query';
+import { deliveryDetailQuery, useRedeliver } from '../../api/inspector.js';
+import type { Attempt } from '../../api/types.js';
+import type { DeliveryDetail as Detail } from '../../api/inspector-types.js';
+import { CopyButton } from '../../components/CopyButton.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Loading } from '../../components/States.js';
+import { Time } from '../../components/Time.js';
+import { Link, href } from '../../router.js';
+import { BodyView } from './BodyView.js';
+import { CurlButton } from './CurlButton.js';
+import { curlForRequest } from './curl.js';
+import { OutcomeBadge } from './FeedList.js';
+import { HeadersTable, headerPairs } from './HeadersTable.js';
+import { verdictWords } from './verdict-text.js';
+
+function AttemptItem({ a, open }: { a: Attempt; open: boolean }) {
+  return (
+    <li>
+      <details className={`attempt ${a.succeeded ? 'attempt-ok' : 'attempt-failed'}`} open={open}>
+        <summary className="attempt-head">
+          <strong>Attempt {a.attempt}</strong>
+          <span>{a.response ? `HTTP ${a.response.status}` : 'No response'}</span>
+          <span className="subtle">{a.duration_ms} ms</span>
+          <span className="subtle">
+            <Time iso={a.started_at} mode="exact" />
+          </span>
+          {a.next_attempt_at && (
+            <span className="subtle">
+              next <Time iso={a.next_attempt_at} />
+            </span>
+          )}
+        </summary>
+        <div className="attempt-body">
+          {a.error && <p className="attempt-error">{a.error}</p>}
+          <h4 className="detail-sub">Request</h4>
+          <p className="mono break subtle">
+            {a.request.method} {a.request.url}
+          </p>
+          <HeadersTable headers={headerPairs(a.request.headers)} label={`Attempt ${a.attempt} request headers`} />
+          <BodyView label="Request body" text={a.request.body} />
+          {a.response && (
+            <>
+              <h4 className="detail-sub">Response {a.response.status}</h4>
+              <HeadersTable headers={headerPairs(a.response.headers)} label={`Attempt ${a.attempt} response headers`} />
+              <BodyView label="Response body" text={a.response.body} note={a.response.truncated ? 'first 64 KiB' : undefined} />
+            </>
+          )}
+        </div>
+      </details>
+    </li>
+  );
+}
+
+function Landed({ detail, onCompare }: { detail: Detail; onCompare: (captureId: string) => void }) {
+  if (detail.landed.length === 0) {
+    return <p className="subtle">{detail.row.inbox_id ? 'Not received by the inbox yet.' : 'Sent to a URL outside this receiver: nothing to compare with.'}</p>;
+  }
+  return (
+    <ul className="landed">
+      {detail.landed.map((c) => {
+        const w = verdictWords(c.verdict);
+        return (
+          <li key={c.id} className="landed-item">
+            <span>{c.inbox_name ?? c.inbox_id}</span>
+            <span className={`badge badge-${w.tone}`}>{w.short}</span>
+            {c.duplicate && <span className="badge badge-warning">duplicate</span>}
+            <span className="subtle">
+              <Time iso={c.received_at} />
+            </span>
+            <button type="button" className="btn btn-small" onClick={() => onCompare(c.id)}>
+              Compare sent and received
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (captureId: string) => void }) {
+  const q = useQuery(deliveryDetailQuery(id));
+  const redeliver = useRedeliver();
+  if (q.isPending) return <Loading what="the delivery" />;
+  if (q.isError) return <ErrorNotice error={q.error} title="The delivery could not be loaded." />;
+  const d = q.data;
+  const last = d.attempts[d.attempts.length - 1];
+  return (
+    <div className="detail">
+      <header className="detail-head">
+        <p className="detail-kind">Sent · delivery</p>
+        <h2 className="detail-title mono">{d.delivery.event_type}</h2>
+        <div className="detail-badges">
+          <OutcomeBadge row={d.row} />
+          {d.delivery.last_status_code !== null && <span className="badge badge-neutral">HTTP {d.delivery.last_status_code}</span>}
+          <span className="subtle">
+            {d.delivery.attempts} {d.delivery.attempts === 1 ? 'attempt' : 'attempts'}
+          </span>
+        </div>
+      </header>
+      <div className="detail-actions">
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          disabled={!d.subscription || redeliver.isPending}
+          title={d.subscription ? 'Send it again: same webhook-id, new attempt' : 'Its subscription no longer exists'}
+          onClick={() => redeliver.mutate({ subscriptionId: d.delivery.subscription_id, deliveryId: d.delivery.id })}
+        >
+          {redeliver.isPending ? 'Redelivering…' : 'Redeliver'}
+        </button>
+        {last && <CurlButton load={async () => curlForRequest(last.request)} />}
+        {redeliver.isSuccess && <span className="action-result">Queued again.</span>}
+      </div>
+      {redeliver.error != null && <ErrorNotice error={redeliver.error} title="Not redelivered." />}
+      {d.delivery.last_error && <p className="notice notice-error">{d.delivery.last_error}</p>}
+      <dl className="detail-facts">
+        <div>
+          <dt>webhook-id</dt>
+          <dd className="mono">
+            {d.delivery.id} <CopyButton value={d.delivery.id} what="webhook-id" />
+          </dd>
+        </div>
+        <div>
+          <dt>URL</dt>
+          <dd className="mono break">{d.delivery.url}</dd>
+        </div>
+        <div>
+          <dt>Subscription</dt>
+          <dd className="mono">
+            {d.subscription ? <Link to={href(`/settings/webhooks/${encodeURIComponent(d.subscription.public_id)}`)}>{d.subscription.public_id}</Link> : `${d.delivery.subscription_id} (deleted)`}
+          </dd>
+        </div>
+        {d.delivery.document_id && (
+          <div>
+            <dt>Document</dt>
+            <dd className="mono">
+              <Link to={href('/documents', { d: d.delivery.document_id })}>{d.delivery.document_id}</Link>
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Event</dt>
+          <dd className="mono">{d.delivery.event_id}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>
+            <Time iso={d.delivery.created_at} mode="exact" />
+          </dd>
+        </div>
+        {d.delivery.next_attempt_at && (
+          <div>
+            <dt>Next attempt</dt>
+            <dd>
+              <Time iso={d.delivery.next_attempt_at} />
+            </dd>
+          </div>
+        )}
+      </dl>
+      <section className="detail-section" aria-label="Where it landed">
+        <h3 className="detail-h">Received by</h3>
+        <Landed detail={d} onCompare={onCompare} />
+      </section>
+      <section className="detail-section" aria-label="Attempts">
+        <h3 className="detail-h">Attempts</h3>
+        {d.attempts.length === 0 ? (
+          <p className="subtle">No attempt made yet.</p>
+        ) : (
+          <ol className="attempt-list">
+            {[...d.attempts].reverse().map((a, i) => (
+              <AttemptItem key={a.attempt} a={a} open={i === 0} />
+            ))}
+          </ol>
+        )}
+      </section>
+      {d.attempts.length === 0 && d.event_body && <BodyView label="Body to send" text={d.event_body} />}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+// The live delivery inspector: every delivery as it leaves and every request as it
+// lands, in one live list with filters (kept in the URL), a detail pane, the sent and
+// received requests side by side, a small chart of the last hour, and export/import.
+import { useCallback, useMemo } from 'react';
+import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { serviceApi } from '../../api/client.js';
+import { feedQuery, statsQuery } from '../../api/inspector.js';
+import { useInspectorLive } from '../../api/inspector-live.js';
+import type { InspectorRow } from '../../api/inspector-types.js';
+import { inboxListQuery } from '../../api/receiver.js';
+import { qk } from '../../api/keys.js';
+import type { Page, Subscription } from '../../api/types.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { EmptyState, Loading } from '../../components/States.js';
+import { Link, href, useLocation, useSearchParamSetter } from '../../router.js';
+import { useTitle } from '../../use-title.js';
+import { CaptureDetail } from './CaptureDetail.js';
+import { ComparePanel } from './ComparePanel.js';
+import { DeliveryDetail } from './DeliveryDetail.js';
+import { ExportImport } from './ExportImport.js';
+import { FeedList } from './FeedList.js';
+import { FilterBar, type FilterOptions } from './FilterBar.js';
+import { activeFilterCount, clearedFilters, filterPatch, filtersFromSearch, type FilterParam } from './filters.js';
+import { StatsChart } from './StatsChart.js';
+
+/** Subscriptions for the filter's choices (a company has at most 100). Under ['webhooks','list'], so kept fresh. */
+const subscriptionChoices = () =>
+  queryOptions({
+    queryKey: [...qk.webhooks.lists(), { limit: 100, for: 'inspector' }] as const,
+    queryFn: ({ signal }) => serviceApi<Page<Subscription>>('/v2/webhooks', { signal, query: { limit: 100 } }).then((p) => p.data),
+    staleTime: 30_000,
+  });
+
+function Detail({ selected, onCompare }: { selected: string | null; onCompare: (captureId: string) => void }) {
+  if (!selected) return <p className="detail-empty subtle">Choose a row to see its headers, bodies, timing and verdict.</p>;
+  const id = selected.slice(2);
+  return selected.startsWith('d:') ? <DeliveryDetail key={id} id={id} onCompare={onCompare} /> : <CaptureDetail key={id} id={id} onCompare={onCompare} />;
+}
+
+export function InspectorScreen() {
+  useTitle('Inspector');
+  const { search } = useLocation();
+  const setParams = useSearchParamSetter();
+  const searchKey = search.toString();
+  // A new URLSearchParams comes with every render: the query string is the identity.
+  const filters = useMemo(() => filtersFromSearch(new URLSearchParams(searchKey)), [searchKey]);
+  const selected = search.get('row');
+  const compare = search.get('compare');
+
+  const feed = useInfiniteQuery(feedQuery(filters));
+  useInspectorLive(filters);
+  const stats = useQuery(statsQuery(filters));
+  const inboxes = useQuery(inboxListQuery());
+  const subs = useQuery(subscriptionChoices());
+
+  const rows = useMemo(() => feed.data?.pages.flatMap((p) => p.data) ?? [], [feed.data]);
+  const inboxNames = useMemo(() => new Map((inboxes.data ?? []).map((i) => [i.id, i.name])), [inboxes.data]);
+  const inboxName = useCallback((id: string) => inboxNames.get(id) ?? null, [inboxNames]);
+  const options: FilterOptions = useMemo(
+    () => ({
+      inboxes: (inboxes.data ?? []).map((i) => ({ id: i.id, name: i.name })),
+      subscriptions: (subs.data ?? []).map((s) => ({ id: s.public_id, label: `${s.public_id.slice(0, 12)}… ${s.url}` })),
+    }),
+    [inboxes.data, subs.data],
+  );
+
+  const onFilter = useCallback((param: FilterParam, value: string | undefined) => setParams(filterPatch(param, value)), [setParams]);
+  const onClear = useCallback(() => setParams(clearedFilters()), [setParams]);
+  const onSelect = useCallback((row: InspectorRow) => setParams({ row: row.ref }), [setParams]);
+  const onCompare = useCallback((captureId: string) => setParams({ compare: captureId }), [setParams]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = feed;
+  const onEndReached = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const filtered = activeFilterCount(filters) > 0;
+  return (
+    <>
+      <PageHeader title="Inspector" actions={<ExportImport />}>
+        <p className="page-lede">Every delivery as it leaves and every request as it lands, live.</p>
+      </PageHeader>
+      <section className="card chart-card" aria-label="Chart">
+        {stats.data ? <StatsChart stats={stats.data} /> : stats.isError ? <ErrorNotice error={stats.error} title="The chart could not be loaded." /> : <Loading what="the chart" />}
+      </section>
+      <FilterBar filters={filters} options={options} onChange={onFilter} onClear={onClear} />
+      <div className="inspector-split">
+        <section className="card card-flush feed-card" aria-label="Live list">
+          <div className="feed-head" aria-hidden="true">
+            <span />
+            <span>Time</span>
+            <span>Event</span>
+            <span>Outcome</span>
+            <span>Where</span>
+            <span className="feed-head-meta">
+              {rows.length.toLocaleString()}
+              {hasNextPage ? '+' : ''} rows
+            </span>
+          </div>
+          {feed.isPending ? (
+            <Loading what="the list" />
+          ) : feed.isError ? (
+            <ErrorNotice error={feed.error} title="The list could not be loaded." />
+          ) : rows.length === 0 ? (
+            <EmptyState title={filtered ? 'Nothing matches these filters.' : 'Nothing sent or received yet.'}>
+              {filtered ? (
+                <button type="button" className="btn btn-small" onClick={onClear}>
+                  Clear the filters
+                </button>
+              ) : (
+                <>
+                  Make an inbox and subscribe it on the <Link to={href('/receiver')}>Receiver</Link> page, then change a document: its deliveries appear here as they happen.
+                </>
+              )}
+            </EmptyState>
+          ) : (
+            <FeedList rows={rows} selected={selected} onSelect={onSelect} onEndReached={onEndReached} inboxName={inboxName} />
+          )}
+          {isFetchingNextPage && <p className="feed-more subtle">Loading more…</p>}
+        </section>
+        <section className="card detail-card" aria-label="Detail">
+          <Detail selected={selected} onCompare={onCompare} />
+        </section>
+      </div>
+      {compare && <ComparePanel key={compare} captureId={compare} onClose={() => setParams({ compare: undefined })} />}
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+// The receiver: the tunnel, and the inboxes (each at its own URL, local and public,
+// with its secret by fingerprint and how it answers), with create, edit, delete and
+// "subscribe this inbox". What each inbox received is in the inspector.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { inboxListQuery, useDeleteInbox, type Inbox } from '../../api/receiver.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { CopyButton } from '../../components/CopyButton.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Modal } from '../../components/Modal.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { EmptyState, Loading } from '../../components/States.js';
+import { Link, href } from '../../router.js';
+import { useTitle } from '../../use-title.js';
+import { InboxForm } from './InboxForm.js';
+import { SecretState } from './SecretState.js';
+import { SubscribeDialog } from './SubscribeDialog.js';
+import { TunnelPanel } from './TunnelPanel.js';
+
+function InboxItem({ inbox, onEdit, onSubscribe, onDelete }: { inbox: Inbox; onEdit: () => void; onSubscribe: () => void; onDelete: () => void }) {
+  return (
+    <li className="inbox" aria-label={`Inbox ${inbox.name}`}>
+      <div className="inbox-top">
+        <span className="inbox-name">{inbox.name}</span>
+        <span className="mono subtle">{inbox.id}</span>
+        <span className="inbox-actions">
+          <Link to={href('/inspector', { inbox: inbox.id })} className="btn btn-small btn-ghost">
+            {inbox.capture_count.toLocaleString()} {inbox.capture_count === 1 ? 'request' : 'requests'} →
+          </Link>
+          <button type="button" className="btn btn-small" onClick={onSubscribe}>
+            Subscribe this inbox
+          </button>
+          <button type="button" className="btn btn-small" onClick={onEdit}>
+            Edit
+          </button>
+          <button type="button" className="btn btn-small btn-ghost-danger" onClick={onDelete}>
+            Delete
+          </button>
+        </span>
+      </div>
+      <dl className="inbox-facts">
+        <div>
+          <dt>Local URL</dt>
+          <dd>
+            <span className="mono break">{inbox.local_url}</span> <CopyButton value={inbox.local_url} what={`local URL of ${inbox.name}`} />
+          </dd>
+        </div>
+        <div>
+          <dt>Public URL</dt>
+          <dd>
+            {inbox.public_url ? (
+              <>
+                <span className="mono break">{inbox.public_url}</span> <CopyButton value={inbox.public_url} what={`public URL of ${inbox.name}`} />
+              </>
+            ) : (
+              <span className="subtle">none: the tunnel is not online</span>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Verifies with</dt>
+          <dd>
+            <SecretState inbox={inbox} />
+          </dd>
+        </div>
+        <div>
+          <dt>Answers</dt>
+          <dd>{inbox.response_description}</dd>
+        </div>
+      </dl>
+    </li>
+  );
+}
+
+export function ReceiverScreen() {
+  useTitle('Receiver');
+  const inboxes = useQuery(inboxListQuery());
+  const [editing, setEditing] = useState<Inbox | null>(null);
+  const [subscribing, setSubscribing] = useState<Inbox | null>(null);
+  const [deleting, setDeleting] = useState<Inbox | null>(null);
+  const [made, setMade] = useState<Inbox | null>(null);
+  const remove = useDeleteInbox();
+
+  return (
+    <>
+      <PageHeader title="Receiver">
+        <p className="page-lede">Inboxes that capture every request byte for byte, verify its signature, and answer the way you tell them to.</p>
+      </PageHeader>
+      <section className="card" aria-labelledby="tunnel-title">
+        <h2 id="tunnel-title" className="card-title">
+          Tunnel
+        </h2>
+        <TunnelPanel />
+      </section>
+      <section className="card card-flush" aria-labelledby="inboxes-title">
+        <h2 id="inboxes-title" className="card-title card-title-pad">
+          Inboxes
+        </h2>
+        {inboxes.isPending ? (
+          <Loading what="inboxes" />
+        ) : inboxes.isError ? (
+          <ErrorNotice error={inboxes.error} title="The inboxes could not be loaded." />
+        ) : inboxes.data.length === 0 ? (
+          <EmptyState title="No inbox yet.">Make one below: it gets its own URL at once.</EmptyState>
+        ) : (
+          <ul className="inboxes">
+            {inboxes.data.map((i) => (
+              <InboxItem key={i.id} inbox={i} onEdit={() => setEditing(i)} onSubscribe={() => setSubscribing(i)} onDelete={() => setDeleting(i)} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card" aria-labelledby="new-inbox">
+        <h2 id="new-inbox" className="card-title">
+          New inbox
+        </h2>
+        <InboxForm onDone={setMade} />
+        {made && (
+          <p className="action-result" role="status">
+            Made {made.name}: <span className="mono">{made.local_url}</span>
+          </p>
+        )}
+      </section>
+      {editing && (
+        <Modal title={`Edit ${editing.name}`} onClose={() => setEditing(null)} wide>
+          <InboxForm inbox={editing} onDone={() => setEditing(null)} onCancel={() => setEditing(null)} />
+        </Modal>
+      )}
+      {subscribing && <SubscribeDialog inbox={subscribing} onClose={() => setSubscribing(null)} />}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete ${deleting.name}?`}
+          confirmLabel="Delete inbox"
+          busy={remove.isPending}
+          error={remove.error}
+          onCancel={() => {
+            remove.reset();
+            setDeleting(null);
+          }}
+          onConfirm={() => remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
+        >
+          Its {deleting.capture_count.toLocaleString()} captured requests are deleted with it. Subscriptions pointing at it stay, and their deliveries will fail with 404.
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+// "Subscribe this inbox": a subscription of the console's company pointing at the inbox
+// (its public URL when the tunnel is online, else its local URL), whose secret the
+// inbox then verifies with. The secret is not shown: only its fingerprint.
+import { useState } from 'react';
+import { EVENT_TYPES, type SubscriptionType } from '../../api/types.js';
+import { useSubscribeInbox, type Inbox, type SubscribeResult } from '../../api/receiver.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Field } from '../../components/Field.js';
+import { Modal } from '../../components/Modal.js';
+import { Link, href } from '../../router.js';
+
+export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () => void }) {
+  const [type, setType] = useState<SubscriptionType>('all');
+  const [done, setDone] = useState<SubscribeResult | null>(null);
+  const subscribe = useSubscribeInbox();
+  const url = inbox.public_url ?? inbox.local_url;
+  return (
+    <Modal
+      title={`Subscribe ${inbox.name}`}
+      description={done ? undefined : `Creates a subscription to ${url}${inbox.public_url ? ' (the public URL: the tunnel is online)' : ' (the local URL)'}.`}
+      onClose={onClose}
+      actions={
+        done ? (
+          <button type="button" className="btn btn-primary" onClick={onClose} data-autofocus>
+            Done
+          </button>
+        ) : (
+          <>
+            <button type="button" className="btn" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="button" className="btn btn-primary" disabled={subscribe.isPending} onClick={() => subscribe.mutate({ id: inbox.id, type }, { onSuccess: setDone })}>
+              {subscribe.isPending ? 'Subscribing…' : 'Subscribe'}
+            </button>
+          </>
+        )
+      }
+    >
+      {done ? (
+        <div className="subscribed" role="status">
+          <p>
+            Subscription{' '}
+            <Link to={href(`/settings/webhooks/${encodeURIComponent(done.subscription.public_id)}`)} className="mono">
+              {done.subscription.public_id}
+            </Link>{' '}
+            made for <span className="mono">{done.subscription.type}</span> events.
+          </p>
+          <p className="mono break">{done.subscription.url}</p>
+          <p className="subtle">
+            Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies its deliveries with it.
+          </p>
+        </div>
+      ) : (
+        <>
+          <Field label="Subscription type" hint="Which events it receives.">
+            <select value={type} onChange={(e) => setType(e.target.value as SubscriptionType)} data-autofocus>
+              <option value="all">all</option>
+              {EVENT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {subscribe.error != null && <ErrorNotice error={subscribe.error} title="Not subscribed." />}
+        </>
+      )}
+    </Modal>
+  );
+}
