@@ -123,6 +123,23 @@ describe('feed', () => {
     expect((await consoleApi('GET', '/inspector/feed?outcome=maybe')).status).toBe(422);
   });
 
+  it('puts imported deliveries where they happened in time, not above today’s', async () => {
+    const old = (n: number) => new Date(Date.now() - 2 * 86400_000 + n * 1000).toISOString();
+    const delivery = (n: number) => ({
+      delivery: { id: `msg_imported${n}`, event_id: 'evt_imported', event_type: 'document.voided', subscription_id: 'wh_gone', company_id: 'co_x', document_id: 'doc_imported', url: 'https://example.com/hook', status: 'failed', attempts: 8, created_at: old(n), last_attempt_at: old(n), last_status_code: 500, last_error: null, last_duration_ms: 12, next_attempt_at: null },
+      attempts: [],
+    });
+    const file = { format: 'countersign-export', version: 1, inboxes: [], captures: [], events: [{ event: { id: 'evt_imported', company_id: 'co_x', type: 'document.voided', timestamp: old(0), document_id: 'doc_imported', subscription_id: null }, body: '{}' }], deliveries: [delivery(2), delivery(1), delivery(3)] };
+    const imported = await consoleApi('POST', '/import', file);
+    expect(imported.body.deliveries_added).toBe(3);
+    const { data } = await feed();
+    // Last, newest of them first: they are two days old.
+    expect(data.slice(-3).map((r) => r.id)).toEqual(['msg_imported3', 'msg_imported2', 'msg_imported1']);
+    const times = data.map((r) => Date.parse(r.at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect((await feed('&document_id=doc_imported')).data).toHaveLength(3);
+  });
+
   it('answers named rows as they are now, and says which are gone', async () => {
     const { data } = await feed(`&inbox_id=${inboxA.id}`);
     const d = data.find((r) => r.kind === 'delivery')!;

@@ -15,6 +15,7 @@ import { captureRow, deliveryRow, filterSchema, matches, RowContext, type Inspec
 import { decodeCursor, feedPage } from './inspector/feed.js';
 import { computeStats } from './inspector/stats.js';
 import { captureDetail, capturePair, deliveryDetail } from './inspector/detail.js';
+import { DeliveryTimeIndex } from './inspector/time-index.js';
 
 export interface InspectorDeps {
   history: HistoryLog;
@@ -48,12 +49,14 @@ const pid = (req: Request): string => String(req.params.id);
 
 export function inspectorRoutes(deps: InspectorDeps): Router {
   const r = Router();
+  // Shared by every request: deliveries by creation time, brought up to date at each use.
+  const index = new DeliveryTimeIndex(deps.history);
   const ctx = async () => new RowContext(await deps.companyId(), deps.history, deps.receiver, deps.store);
 
   // One page of the merged list, newest first.
   r.get('/feed', async (req, res) => {
     const { limit, cursor, ...filter } = parseInput(feedQuery, queryOf(req));
-    res.json(feedPage(await ctx(), filter, decodeCursor(cursor), limit));
+    res.json(feedPage(await ctx(), index, filter, decodeCursor(cursor), limit));
   });
 
   // Named rows as they are now (the live list refreshes what the stream names):
@@ -96,7 +99,7 @@ export function inspectorRoutes(deps: InspectorDeps): Router {
 
   r.get('/stats', async (req, res) => {
     const { minutes, ...filter } = parseInput(statsQuery, queryOf(req));
-    res.json(computeStats(await ctx(), filter, minutes));
+    res.json(computeStats(await ctx(), index, filter, minutes));
   });
 
   r.get('/deliveries/:id', async (req, res) => {

@@ -1,21 +1,21 @@
-// The inspector's merged list: the session company's deliveries (in the history log's
-// own order, newest first) and every inbox's captures (newest first), merged by time,
+// The inspector's merged list: the session company's deliveries and every inbox's
+// captures, merged newest first by time (a delivery's creation, a capture's arrival),
 // filtered, and paged with an opaque cursor. The cursor holds, for each of the two
-// streams, the next item to show (inclusive), so a page never repeats or skips a row
-// when new rows arrive above it; new rows reach the page through the live stream.
-// Guards against a crafted cursor: it is parsed and checked, and a bad one is a 422.
+// streams, the key (time and id) of the next item to show, so a page never repeats or
+// skips a row when new rows arrive above it; new rows reach the page through the live
+// stream. Guards against a crafted cursor: it is parsed and checked, a bad one is a 422.
 import { validationError } from '../../errors.js';
-import type { DeliveryFilter, DeliverySummary } from '../../store/history-types.js';
+import type { DeliverySummary } from '../../store/history-types.js';
 import type { Capture } from '../../receiver/types.js';
 import { captureRow, deliveryRow, matches, newerFirst, timeOf, type InspectorFilter, type InspectorRow, type RowContext } from './rows.js';
+import { lastAtOrBefore, type DeliveryTimeIndex } from './time-index.js';
 
-/** Where a stream resumes: from its newest item, at an item (inclusive), or nowhere. */
-type DeliveryPos = { t: 'top' } | { t: 'at'; id: string } | { t: 'end' };
-type CapturePos = { t: 'top' } | { t: 'at'; ms: number; id: string } | { t: 'end' };
+/** Where a stream resumes: from its newest item, at a key (inclusive), or nowhere. */
+type Pos = { t: 'top' } | { t: 'at'; ms: number; id: string } | { t: 'end' };
 
 export interface FeedCursor {
-  d: DeliveryPos;
-  c: CapturePos;
+  d: Pos;
+  c: Pos;
 }
 
 export const TOP: FeedCursor = { d: { t: 'top' }, c: { t: 'top' } };
@@ -26,6 +26,13 @@ export function encodeCursor(c: FeedCursor): string {
 
 const badCursor = () => validationError([{ field: 'cursor', message: 'is not a cursor this list gave' }]);
 
+function isPos(p: unknown): p is Pos {
+  const o = p as { t?: unknown; id?: unknown; ms?: unknown } | null;
+  if (!o || typeof o !== 'object') return false;
+  if (o.t === 'top' || o.t === 'end') return true;
+  return o.t === 'at' && typeof o.id === 'string' && o.id.length <= 200 && typeof o.ms === 'number' && Number.isFinite(o.ms);
+}
+
 export function decodeCursor(raw: string | undefined): FeedCursor {
   if (!raw) return TOP;
   let v: unknown;
@@ -34,40 +41,24 @@ export function decodeCursor(raw: string | undefined): FeedCursor {
   } catch {
     throw badCursor();
   }
-  const o = v as { d?: { t?: unknown; id?: unknown }; c?: { t?: unknown; id?: unknown; ms?: unknown } } | null;
-  const d = o?.d;
-  const c = o?.c;
-  const okD = d && (d.t === 'top' || d.t === 'end' || (d.t === 'at' && typeof d.id === 'string' && d.id.length <= 200));
-  const okC = c && (c.t === 'top' || c.t === 'end' || (c.t === 'at' && typeof c.id === 'string' && c.id.length <= 200 && typeof c.ms === 'number' && Number.isFinite(c.ms)));
-  if (!okD || !okC) throw badCursor();
-  return { d: d as DeliveryPos, c: c as CapturePos };
+  const o = v as { d?: unknown; c?: unknown } | null;
+  if (!o || !isPos(o.d) || !isPos(o.c)) throw badCursor();
+  return { d: o.d, c: o.c };
 }
 
-/** The narrowest list the history log can walk for these filters. */
-function historyFilter(ctx: RowContext, f: InspectorFilter): DeliveryFilter {
-  const out: DeliveryFilter = { company_id: ctx.companyId };
-  if (f.document_id) out.document_id = f.document_id;
-  else if (f.subscription_id) out.subscription_id = f.subscription_id;
-  return out;
-}
-
-/** The company's deliveries, newest first, from `pos` on (unfiltered: the caller filters). */
-export function* deliveries(ctx: RowContext, f: InspectorFilter, pos: DeliveryPos = { t: 'top' }): Generator<DeliverySummary> {
+/** The company's deliveries, newest first by creation time, from `pos` on (unfiltered: the caller filters). */
+export function* deliveries(ctx: RowContext, index: DeliveryTimeIndex, pos: Pos = { t: 'top' }): Generator<{ d: DeliverySummary; ms: number }> {
   if (pos.t === 'end') return;
-  const filter = historyFilter(ctx, f);
-  let after: string | undefined;
-  if (pos.t === 'at') {
-    const d = ctx.history.getDelivery(pos.id);
-    // Gone (retention drops the oldest first): nothing older is left either.
-    if (!d || d.company_id !== ctx.companyId) return;
-    yield d;
-    after = d.id;
-  }
-  for (;;) {
-    const page = ctx.history.listDeliveries(filter, { limit: 500, starting_after: after });
-    for (const d of page.data) yield d;
-    if (!page.has_more || page.data.length === 0) return;
-    after = page.data[page.data.length - 1].id;
+  const list = index.entries(ctx.companyId);
+  const start = pos.t === 'top' ? list.length - 1 : lastAtOrBefore(list, { ms: pos.ms, id: pos.id });
+  for (let i = start; i >= 0; i--) {
+    const e = list[i];
+    const d = ctx.history.getDelivery(e.id);
+    if (!d || d.company_id !== ctx.companyId) {
+      index.noteMiss(ctx.companyId);
+      continue;
+    }
+    yield { d, ms: e.ms };
   }
 }
 
@@ -93,7 +84,7 @@ export function filteredCaptures(ctx: RowContext, f: InspectorFilter): CaptureIt
   return out.sort((a, b) => newerFirst({ ms: a.ms, kind: 'capture', id: a.c.id }, { ms: b.ms, kind: 'capture', id: b.c.id }));
 }
 
-function captureStart(list: CaptureItem[], pos: CapturePos): number {
+function captureStart(list: CaptureItem[], pos: Pos): number {
   if (pos.t === 'top') return 0;
   if (pos.t === 'end') return list.length;
   const at = { ms: pos.ms, kind: 'capture', id: pos.id };
@@ -106,14 +97,14 @@ export interface FeedPage {
   next_cursor: string | null;
 }
 
-export function feedPage(ctx: RowContext, f: InspectorFilter, cursor: FeedCursor, limit: number): FeedPage {
+export function feedPage(ctx: RowContext, index: DeliveryTimeIndex, f: InspectorFilter, cursor: FeedCursor, limit: number): FeedPage {
   const wantDeliveries = f.kind !== 'capture' && !(f.outcome && ['verified', 'unverified', 'duplicate'].includes(f.outcome));
-  const dIt = wantDeliveries ? deliveries(ctx, f, cursor.d) : null;
-  const nextDelivery = (): InspectorRow | null => {
+  const dIt = wantDeliveries ? deliveries(ctx, index, cursor.d) : null;
+  const nextDelivery = (): { row: InspectorRow; ms: number } | null => {
     if (!dIt) return null;
     for (let n = dIt.next(); !n.done; n = dIt.next()) {
-      const row = deliveryRow(ctx, n.value);
-      if (matches(row, f)) return row;
+      const row = deliveryRow(ctx, n.value.d);
+      if (matches(row, f)) return { row, ms: n.value.ms };
     }
     return null;
   };
@@ -123,19 +114,19 @@ export function feedPage(ctx: RowContext, f: InspectorFilter, cursor: FeedCursor
   const data: InspectorRow[] = [];
   while (data.length < limit && (dHead || ci < caps.length)) {
     const cHead = ci < caps.length ? caps[ci] : null;
-    const takeCapture = cHead && (!dHead || newerFirst({ ms: cHead.ms, kind: 'capture', id: cHead.c.id }, { ms: timeOf(dHead.at), kind: 'delivery', id: dHead.id }) <= 0);
+    const takeCapture = cHead && (!dHead || newerFirst({ ms: cHead.ms, kind: 'capture', id: cHead.c.id }, { ms: dHead.ms, kind: 'delivery', id: dHead.row.id }) <= 0);
     if (takeCapture) {
       data.push(cHead.row);
       ci++;
     } else {
-      data.push(dHead!);
+      data.push(dHead!.row);
       dHead = nextDelivery();
     }
   }
   const cNext = ci < caps.length ? caps[ci] : null;
   if (!dHead && !cNext) return { data, next_cursor: null };
   const next: FeedCursor = {
-    d: dHead ? { t: 'at', id: dHead.id } : { t: 'end' },
+    d: dHead ? { t: 'at', ms: dHead.ms, id: dHead.row.id } : { t: 'end' },
     c: cNext ? { t: 'at', ms: cNext.ms, id: cNext.c.id } : { t: 'end' },
   };
   return { data, next_cursor: encodeCursor(next) };
