@@ -35,9 +35,7 @@ async function main(): Promise<number> {
     throw err;
   }
   for (const w of backend.warnings) console.error(`countersign: warning: ${w}`);
-  process.stdout.write(JSON.stringify({ ready: true, ...addresses }) + '\n');
-
-  return new Promise<number>((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -54,6 +52,9 @@ async function main(): Promise<number> {
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
   });
+  // Handlers first, ready line second: a script may signal the moment it reads the line.
+  process.stdout.write(JSON.stringify({ ready: true, ...addresses }) + '\n');
+  return stopped;
 }
 
 main().then(
