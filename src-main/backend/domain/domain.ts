@@ -74,6 +74,11 @@ export class Domain {
   // Documents
   getDocument = (companyId: string, id: string) => docs.findDocument(this.ctx, companyId, id);
   documentView = (companyId: string, id: string) => documentView(docs.findDocument(this.ctx, companyId, id), this.ctx.appUrl());
+  /** The same view, or undefined where documentView would throw (the hot read's fast path). */
+  peekDocumentView = (companyId: string, id: string) => {
+    const doc = this.ctx.store.documents.get(id);
+    return doc && doc.company_id === companyId ? documentView(doc, this.ctx.appUrl()) : undefined;
+  };
   updateDocument = (companyId: string, id: string, patch: docs.DocumentPatch) => docs.updateDocument(this.ctx, companyId, id, patch);
   remind = (companyId: string, id: string) => docs.remind(this.ctx, companyId, id);
   createDocument = (companyId: string, input: docs.NewDocument) => docs.createDocument(this.ctx, companyId, input);
