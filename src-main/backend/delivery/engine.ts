@@ -30,9 +30,10 @@ export interface DeliveryEngineDeps {
   now?: () => number;
 }
 
-/** Bounds of the pause before finished rows leave the stored schedule (see flushSoon). */
-const FLUSH_MIN_MS = 50;
-const FLUSH_MAX_MS = 1000;
+/** Pauses before finished rows leave the schedule in memory, and on disk (see flushSoon). */
+const COMPACT_MS = 10;
+const WRITE_MIN_MS = 50;
+const WRITE_MAX_MS = 1000;
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const { store, history, bus, config } = deps;
@@ -49,7 +50,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   let started = false;
   let stopped = false;
   let pumping = false;
-  let flushTimer: NodeJS.Timeout | null = null;
+  let compactTimer: NodeJS.Timeout | null = null;
+  let writeTimer: NodeJS.Timeout | null = null;
   /** Set once stop() has made its final write: nothing may touch the store after that. */
   let finalized = false;
   let idleWaiters: (() => void)[] = [];
@@ -110,22 +112,37 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   }
 
   /**
-   * Batches the removal of finished rows and the background write. Both cost
-   * O(size of the store) (the store rewrites its whole file), so the pause between
-   * them grows with the schedule's length: 50 ms for a few rows, up to 1 s for tens
-   * of thousands. A crash in between at worst repeats those attempts (at-least-once;
-   * see admitStored for why it usually does not).
+   * Finished rows leave the stored schedule in batches: every few milliseconds from
+   * memory (cheap, and every write by anyone then carries fewer rows), and to disk by
+   * a background write whose pause grows with the schedule's length, since the store
+   * rewrites its whole file: 50 ms for a few rows, up to 1 s for tens of thousands.
+   * A crash in between at worst repeats those attempts (at-least-once; see
+   * admitStored for why it usually does not).
    */
   function flushSoon(): void {
-    if (flushTimer || finalized) return;
-    const rows = store.data.pending_deliveries.length;
-    flushTimer = setTimeout(() => {
-      flushTimer = null;
-      if (finalized) return;
-      tables.compact();
-      store.commitSoon();
-    }, Math.min(FLUSH_MAX_MS, FLUSH_MIN_MS + rows / 20));
-    flushTimer.unref();
+    if (finalized) return;
+    if (!compactTimer) {
+      compactTimer = setTimeout(() => {
+        compactTimer = null;
+        if (!finalized) tables.compact();
+      }, COMPACT_MS);
+      compactTimer.unref();
+    }
+    if (!writeTimer) {
+      writeTimer = setTimeout(() => {
+        writeTimer = null;
+        if (finalized) return;
+        tables.compact();
+        store.commitSoon();
+      }, Math.min(WRITE_MAX_MS, WRITE_MIN_MS + store.data.pending_deliveries.length / 20));
+      writeTimer.unref();
+    }
+  }
+
+  function clearFlushTimers(): void {
+    if (compactTimer) clearTimeout(compactTimer);
+    if (writeTimer) clearTimeout(writeTimer);
+    compactTimer = writeTimer = null;
   }
 
   function emit(row: PendingDelivery, status: DeliveryStatus): void {
@@ -243,8 +260,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       await waitIdle(2000);
     }
     finalized = true;
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = null;
+    clearFlushTimers();
     // Never started: nothing of ours to persist (and the store may not even be open).
     if (wasRunning) {
       tables.compact();
