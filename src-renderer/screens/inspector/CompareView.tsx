@@ -67,7 +67,7 @@ export function CompareView({ pair }: { pair: CapturePair }) {
       <p className={clean ? 'compare-summary compare-clean' : 'compare-summary compare-dirty'} role="status">
         {clean ? 'No difference: ' : 'Differences: '}
         {summary.join(' · ')}
-        {pair.match === 'nearest' && <span className="subtle"> (matched to attempt {sent.attempt} by timestamp or count, not by signature)</span>}
+        {pair.match === 'nearest' && <span className="compare-note"> No attempt sent exactly this request: compared with attempt {sent.attempt}, the last one sent before it arrived.</span>}
       </p>
       <div className="compare-heads">
         <div>

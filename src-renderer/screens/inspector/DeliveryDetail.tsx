@@ -113,6 +113,7 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         </button>
         {last && <CurlButton load={async () => curlForRequest(last.request)} />}
         {redeliver.isSuccess && <span className="action-result">Queued again.</span>}
+        {!d.subscription && <span className="action-reason">Its subscription no longer exists, so it cannot be sent again.</span>}
       </div>
       {redeliver.error != null && <ErrorNotice error={redeliver.error} title="Not redelivered." />}
       {d.delivery.last_error && <p className="notice notice-error">{d.delivery.last_error}</p>}
@@ -167,7 +168,7 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
       <section className="detail-section" aria-label="Attempts">
         <h3 className="detail-h">Attempts</h3>
         {d.attempts.length === 0 ? (
-          <p className="subtle">No attempt made yet.</p>
+          <p className="subtle">{d.delivery.attempts > 0 ? 'Its attempts are not in the log (imported without them, or dropped by retention).' : 'No attempt made yet.'}</p>
         ) : (
           <ol className="attempt-list">
             {[...d.attempts].reverse().map((a, i) => (

@@ -53,7 +53,7 @@ export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: Inspecto
       <time className="feed-time mono" dateTime={row.at} title={new Date(row.at).toLocaleString()}>
         {clock(row.at)}
       </time>
-      <span className="feed-event mono truncate" title={row.event_type ?? undefined}>
+      <span className="feed-event truncate" title={row.event_type ?? undefined}>
         {row.event_type ?? `${row.method} (no event type)`}
       </span>
       <span className="feed-outcome">

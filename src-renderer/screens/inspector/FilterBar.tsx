@@ -75,32 +75,32 @@ export function FilterBar({ filters, options, onChange, onClear, debounceMs = 30
   return (
     <form className="filter-bar" role="search" aria-label="Filter the inspector" onSubmit={(e) => e.preventDefault()}>
       <TextFilter label="Search" param="q" value={filters.q} placeholder="id, URL, error or body text" onChange={onChange} debounceMs={debounceMs} className="filter-grow" />
-      <SelectFilter label="Direction" param="kind" value={filters.kind} onChange={onChange} anyLabel="Sent and received">
-        <option value="delivery">Sent (deliveries)</option>
-        <option value="capture">Received (captures)</option>
+      <SelectFilter label="Direction" param="kind" value={filters.kind} onChange={onChange} anyLabel="Both">
+        <option value="delivery">Sent</option>
+        <option value="capture">Received</option>
       </SelectFilter>
-      <SelectFilter label="Event type" param="event" value={filters.event_type} onChange={onChange} anyLabel="Any event">
+      <SelectFilter label="Event type" param="event" value={filters.event_type} onChange={onChange} anyLabel="Any">
         {events.map((t) => (
           <option key={t} value={t}>
             {t}
           </option>
         ))}
       </SelectFilter>
-      <SelectFilter label="Outcome" param="outcome" value={filters.outcome} onChange={onChange} anyLabel="Any outcome">
+      <SelectFilter label="Outcome" param="outcome" value={filters.outcome} onChange={onChange} anyLabel="Any">
         {OUTCOMES.map((o) => (
           <option key={o} value={o}>
             {OUTCOME_LABELS[o]}
           </option>
         ))}
       </SelectFilter>
-      <SelectFilter label="Subscription" param="subscription" value={filters.subscription_id} onChange={onChange} anyLabel="Any subscription">
+      <SelectFilter label="Subscription" param="subscription" value={filters.subscription_id} onChange={onChange} anyLabel="Any">
         {subs.map((s) => (
           <option key={s.id} value={s.id}>
             {s.label}
           </option>
         ))}
       </SelectFilter>
-      <SelectFilter label="Inbox" param="inbox" value={filters.inbox_id} onChange={onChange} anyLabel="Any inbox">
+      <SelectFilter label="Inbox" param="inbox" value={filters.inbox_id} onChange={onChange} anyLabel="Any">
         {inboxes.map((i) => (
           <option key={i.id} value={i.id}>
             {i.name}

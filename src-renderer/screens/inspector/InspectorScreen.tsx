@@ -32,6 +32,21 @@ const subscriptionChoices = () =>
     staleTime: 30_000,
   });
 
+/** "Orders endpoint · all · wh_3hK9…": the inbox it reaches, else its host and path. */
+function subscriptionLabel(s: Subscription, inboxNames: Map<string, string>): string {
+  const inbox = /\/in\/(inb_[0-9A-Za-z]+)/.exec(s.url)?.[1];
+  let where = inbox ? inboxNames.get(inbox) : undefined;
+  if (!where) {
+    try {
+      const u = new URL(s.url);
+      where = `${u.host}${u.pathname}`;
+    } catch {
+      where = s.url;
+    }
+  }
+  return `${where} · ${s.type} · ${s.public_id.slice(0, 10)}…`;
+}
+
 function Detail({ selected, onCompare }: { selected: string | null; onCompare: (captureId: string) => void }) {
   if (!selected) return <p className="detail-empty subtle">Choose a row to see its headers, bodies, timing and verdict.</p>;
   const id = selected.slice(2);
@@ -60,9 +75,9 @@ export function InspectorScreen() {
   const options: FilterOptions = useMemo(
     () => ({
       inboxes: (inboxes.data ?? []).map((i) => ({ id: i.id, name: i.name })),
-      subscriptions: (subs.data ?? []).map((s) => ({ id: s.public_id, label: `${s.public_id.slice(0, 12)}… ${s.url}` })),
+      subscriptions: (subs.data ?? []).map((s) => ({ id: s.public_id, label: subscriptionLabel(s, inboxNames) })),
     }),
-    [inboxes.data, subs.data],
+    [inboxes.data, subs.data, inboxNames],
   );
 
   const onFilter = useCallback((param: FilterParam, value: string | undefined) => setParams(filterPatch(param, value)), [setParams]);

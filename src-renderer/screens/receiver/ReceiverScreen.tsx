@@ -42,7 +42,7 @@ function InboxItem({ inbox, onEdit, onSubscribe, onDelete }: { inbox: Inbox; onE
         <div>
           <dt>Local URL</dt>
           <dd>
-            <span className="mono break">{inbox.local_url}</span> <CopyButton value={inbox.local_url} what={`local URL of ${inbox.name}`} />
+            <span className="mono inbox-url">{inbox.local_url}</span> <CopyButton value={inbox.local_url} what={`local URL of ${inbox.name}`} />
           </dd>
         </div>
         <div>
@@ -50,7 +50,7 @@ function InboxItem({ inbox, onEdit, onSubscribe, onDelete }: { inbox: Inbox; onE
           <dd>
             {inbox.public_url ? (
               <>
-                <span className="mono break">{inbox.public_url}</span> <CopyButton value={inbox.public_url} what={`public URL of ${inbox.name}`} />
+                <span className="mono inbox-url">{inbox.public_url}</span> <CopyButton value={inbox.public_url} what={`public URL of ${inbox.name}`} />
               </>
             ) : (
               <span className="subtle">none: the tunnel is not online</span>

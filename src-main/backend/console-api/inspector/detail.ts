@@ -68,9 +68,10 @@ export function captureDetail(ctx: RowContext, id: string) {
 
 /**
  * The attempt that made this capture: the one whose webhook-timestamp and signature the
- * capture carries (exact), else the same timestamp, else the attempt with the capture's
- * count for this webhook-id. Attempts are logged once answered, so a capture can
- * arrive before its attempt is in the log: then there is no match yet.
+ * capture carries (exact), else the one with the same timestamp, else the last attempt
+ * made before the capture arrived (a replay, or a request changed on the way: compared
+ * with what was last sent). Attempts are logged once answered, so a capture can arrive
+ * before its attempt is in the log; with no attempt before it there is no match yet.
  */
 export function matchAttempt(c: Capture, attempts: AttemptRecord[]): { attempt: AttemptRecord; exact: boolean } | null {
   const ts = header(c, 'webhook-timestamp');
@@ -79,8 +80,9 @@ export function matchAttempt(c: Capture, attempts: AttemptRecord[]): { attempt: 
   if (exact) return { attempt: exact, exact: true };
   const sameTs = attempts.filter((a) => a.request.headers['webhook-timestamp'] === ts);
   if (sameTs.length > 0) return { attempt: sameTs[sameTs.length - 1], exact: false };
-  const byCount = attempts.find((a) => a.attempt === c.attempt_for_id);
-  return byCount ? { attempt: byCount, exact: false } : null;
+  const arrived = Date.parse(c.received_at);
+  const before = attempts.filter((a) => Date.parse(a.started_at) <= arrived);
+  return before.length > 0 ? { attempt: before[before.length - 1], exact: false } : null;
 }
 
 export async function capturePair(ctx: RowContext, id: string) {
