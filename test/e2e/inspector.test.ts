@@ -194,6 +194,25 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     await item.getByText(/Pasted secret, fingerprint [0-9a-f]{8}/).waitFor();
     expect(await page.content()).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
     await screenshot(page, 'receiver-light');
+
+    // Edit: every mode's fields; the secret stays a fingerprint.
+    await item.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Real service' });
+    await dialog.getByLabel('Mode').selectOption('fail_first_n');
+    await dialog.getByLabel('With status').waitFor();
+    await page.screenshot({ path: 'test-results/screenshots/receiver-edit.png' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Subscribe this inbox: a subscription at its local URL (the tunnel is offline), secret linked.
+    await item.getByRole('button', { name: 'Subscribe this inbox' }).click();
+    const sub = page.getByRole('dialog', { name: 'Subscribe Real service' });
+    await sub.getByRole('button', { name: 'Subscribe' }).click();
+    // Its pasted secret wins over the new subscription's, and the dialog says what that means.
+    await sub.getByText(/This inbox has a pasted secret, which takes precedence/).waitFor();
+    await page.screenshot({ path: 'test-results/screenshots/receiver-subscribed.png' });
+    await sub.getByRole('button', { name: 'Done' }).click();
+    const subs = await api('GET', '/v2/webhooks');
+    expect(subs.body.data.map((s: { url: string }) => s.url)).toContain(`${hl.urls.receiver_url}/in/${(await consoleApi('GET', '/inboxes')).body.data.find((i: { name: string }) => i.name === 'Real service').id}`);
     expect(problems.errors).toEqual([]);
     expect(problems.consoleErrors).toEqual([]);
   });

@@ -164,6 +164,23 @@ describe('sent and received', () => {
     expect(container.querySelector('b')).toBeNull();
   });
 
+  it('folds long unchanged runs around a difference, and unfolds them on request', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, i]));
+    const sentBody = JSON.stringify(fields);
+    const receivedBody = JSON.stringify({ ...fields, f15: 'changed' });
+    const p = pair(receivedBody, [['webhook-id', 'msg_1'], ['webhook-signature', 'v1,AAA']]);
+    const user = userEvent.setup();
+    const { container } = render(<CompareView pair={{ ...p, sent: { ...p.sent!, body: sentBody } }} />);
+    const folds = screen.getAllByRole('button', { name: /unchanged lines/ });
+    // 32 lines: "{", f0…f29, "}"; f15 is line 17. Three lines of context kept on each side of it.
+    expect(folds.map((b) => b.textContent)).toEqual(['Show 13 unchanged lines', 'Show 12 unchanged lines']);
+    expect(container.querySelectorAll('tr.diff-line')).toHaveLength(32 - 25);
+    expect(container.querySelector('tr.diff-changed')?.textContent).toContain('"f15": "changed"');
+    await user.click(folds[0]);
+    expect(container.querySelectorAll('tr.diff-line')).toHaveLength(32 - 12);
+    expect(screen.getAllByText('"f1": 1,', { exact: false })).toHaveLength(2);
+  });
+
   it('says plainly when nothing differs, and when the sent request is not known yet', () => {
     render(<CompareView pair={pair('{"title":"Lease"}', [['webhook-id', 'msg_1'], ['webhook-signature', 'v1,AAA'], ['content-length', '17']])} />);
     expect(screen.getByRole('status').textContent).toBe('No difference: headers the same · body identical, byte for byte');

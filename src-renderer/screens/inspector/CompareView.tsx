@@ -3,7 +3,7 @@
 // and by words ("changed", "only sent", "only received"), so it never rests on colour
 // alone. Headers the HTTP transport adds (Host, Content-Length, …) are shown apart and
 // quietly: they are expected, not a tampering.
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { CapturePair } from '../../api/inspector-types.js';
 import { bodyDiff, changedSpan, headerDiff, type HeaderRow, type LineOp } from './diff.js';
 
@@ -46,7 +46,40 @@ function DiffLine({ line, n }: { line: LineOp; n: number }) {
   );
 }
 
+/** Unchanged lines kept around each difference; longer unchanged runs fold away. */
+const CONTEXT = 3;
+
+type Item = { kind: 'line'; line: LineOp; n: number } | { kind: 'fold'; start: number; count: number };
+
+/** The lines to show: runs of unchanged lines longer than the context are folded. */
+export function foldLines(lines: LineOp[], unfolded: ReadonlySet<number>): Item[] {
+  const out: Item[] = [];
+  for (let i = 0; i < lines.length; ) {
+    if (lines[i].op !== 'same') {
+      out.push({ kind: 'line', line: lines[i], n: i + 1 });
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < lines.length && lines[end].op === 'same') end++;
+    const keepBefore = i === 0 ? 0 : CONTEXT;
+    const keepAfter = end === lines.length ? 0 : CONTEXT;
+    const foldFrom = i + keepBefore;
+    const foldTo = end - keepAfter;
+    if (foldTo - foldFrom > 2 && !unfolded.has(foldFrom)) {
+      for (let k = i; k < foldFrom; k++) out.push({ kind: 'line', line: lines[k], n: k + 1 });
+      out.push({ kind: 'fold', start: foldFrom, count: foldTo - foldFrom });
+      for (let k = foldTo; k < end; k++) out.push({ kind: 'line', line: lines[k], n: k + 1 });
+    } else {
+      for (let k = i; k < end; k++) out.push({ kind: 'line', line: lines[k], n: k + 1 });
+    }
+    i = end;
+  }
+  return out;
+}
+
 export function CompareView({ pair }: { pair: CapturePair }) {
+  const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(() => new Set());
   const sent = pair.sent;
   const headers = useMemo(() => (sent ? headerDiff(sent.headers, pair.received.headers) : []), [sent, pair.received.headers]);
   const receivedBody = pair.received.body_text ?? `(not UTF-8 text; base64) ${pair.received.body_base64 ?? ''}`;
@@ -120,9 +153,19 @@ export function CompareView({ pair }: { pair: CapturePair }) {
           </tr>
         </thead>
         <tbody className="mono">
-          {body.lines.map((l, i) => (
-            <DiffLine key={i} line={l} n={i + 1} />
-          ))}
+          {foldLines(body.lines, unfolded).map((item) =>
+            item.kind === 'line' ? (
+              <DiffLine key={item.n} line={item.line} n={item.n} />
+            ) : (
+              <tr key={`fold-${item.start}`} className="diff-fold">
+                <td colSpan={3}>
+                  <button type="button" className="fold-btn" onClick={() => setUnfolded((u) => new Set([...u, item.start]))}>
+                    Show {item.count} unchanged {item.count === 1 ? 'line' : 'lines'}
+                  </button>
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
     </div>

@@ -46,9 +46,16 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
             made for <span className="mono">{done.subscription.type}</span> events.
           </p>
           <p className="mono break">{done.subscription.url}</p>
-          <p className="subtle">
-            Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies its deliveries with it.
-          </p>
+          {done.inbox.secret.source === 'pasted' ? (
+            <p className="notice notice-warning">
+              This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>): its
+              deliveries will say “signed with a different secret” until the pasted one is removed (Edit).
+            </p>
+          ) : (
+            <p className="subtle">
+              Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies its deliveries with it.
+            </p>
+          )}
         </div>
       ) : (
         <>
