@@ -234,6 +234,22 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     }
   });
 
+  it('exports one file without secrets (a browser download) and imports it back', async () => {
+    await go('/inspector');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^countersign-export-.*\.json$/);
+    const path = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(path, 'utf8');
+    const file = JSON.parse(text);
+    expect(file.format).toBe('countersign-export');
+    expect(file.deliveries.length).toBeGreaterThanOrEqual(3);
+    expect(text).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'); // the pasted secret
+    await page.locator('input[type="file"]').setInputFiles(path);
+    // Everything in it is already here: nothing is added twice.
+    await page.getByText(/^Imported 0 deliveries, 0 events, 0 captures, 0 inboxes( \(\d+ entries skipped: already here, or unreadable\))?\. Anything already here was left alone\.$/).waitFor();
+  });
+
   it('stays smooth with 10,000 rows: only a window is in the page', async () => {
     const created = Date.now() - 3600_000;
     const deliveries = Array.from({ length: 10_000 }, (_, n) => ({

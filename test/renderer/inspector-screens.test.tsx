@@ -86,6 +86,25 @@ describe('receiver screen', () => {
   });
 });
 
+describe('tunnel panel', () => {
+  it('offers to move a subscription left on an old URL, and moves it', async () => {
+    const inbox = (await consoleApi('POST', '/inboxes', { name: 'Moved inbox' })).body;
+    // A subscription to this inbox through a loopback port of "an earlier run": stale.
+    const old = await tb.api('POST', '/v2/webhooks', { url: `http://127.0.0.1:1/in/${inbox.id}`, type: 'document.sent' });
+    expect(old.status).toBe(201);
+    const user = userEvent.setup();
+    renderConsole('/app/receiver');
+    const stale = await screen.findByRole('region', { name: 'Subscriptions on an old URL' });
+    expect(within(stale).getByText(/1 subscription points at an inbox through a URL that no longer reaches it/)).toBeTruthy();
+    expect(within(stale).getByText(old.body.public_id, { exact: false }).textContent).toContain('(old local port)');
+    await user.click(within(stale).getByRole('button', { name: 'Move it' }));
+    expect(await within(stale).findByText(new RegExp(`Moved 1: ${old.body.public_id} → wh_`))).toBeTruthy();
+    const subs = (await tb.api('GET', '/v2/webhooks?limit=100')).body.data as { public_id: string; url: string; type: string }[];
+    expect(subs.some((s) => s.public_id === old.body.public_id)).toBe(false);
+    expect(subs.find((s) => s.url === inbox.local_url)?.type).toBe('document.sent');
+  });
+});
+
 describe('live merge', () => {
   const row = (ref: string, at: string, extra: Partial<InspectorRow> = {}): InspectorRow =>
     ({ ref, kind: ref.startsWith('c:') ? 'capture' : 'delivery', id: ref.slice(2), at, outcome: 'pending', ...extra }) as InspectorRow;

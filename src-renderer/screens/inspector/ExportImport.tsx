@@ -21,7 +21,7 @@ function download(name: string, text: string): void {
 
 function describe(r: ImportResult): string {
   const parts = [`${r.deliveries_added} deliveries`, `${r.events_added} events`, `${r.captures_added} captures`, `${r.inboxes_created} inboxes`];
-  return `Imported ${parts.join(', ')}${r.skipped ? ` (${r.skipped} entries skipped: malformed)` : ''}. Anything already here was left alone.`;
+  return `Imported ${parts.join(', ')}${r.skipped ? ` (${r.skipped} entries skipped: already here, or unreadable)` : ''}. Anything already here was left alone.`;
 }
 
 export function ExportImport() {
@@ -90,7 +90,8 @@ export function ExportImport() {
         accept="application/json,.json"
         className="visually-hidden"
         tabIndex={-1}
-        aria-label="Choose an export file to import"
+        // The Import button is the control; this input only opens the browser's file picker.
+        aria-hidden="true"
         onChange={async (e) => {
           const file = e.target.files?.[0];
           e.target.value = '';
