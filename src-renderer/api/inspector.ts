@@ -44,8 +44,11 @@ export const feedQuery = (f: InspectorFilters) =>
     queryFn: ({ pageParam, signal }) => consoleJson<FeedPage>('/inspector/feed', { signal, query: { ...filterQuery(f), limit: FEED_PAGE_SIZE, cursor: pageParam ?? undefined } }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
-    // Kept fresh by the live stream, row by row; a refetch would reload every page.
+    // Kept fresh by the live stream, row by row, while the list is shown; a refetch would
+    // reload every page. Dropped as soon as nothing shows it, so that coming back to the
+    // inspector (changes were not followed meanwhile) starts from a fresh first page.
     staleTime: Infinity,
+    gcTime: 0,
     refetchOnWindowFocus: false,
   });
 

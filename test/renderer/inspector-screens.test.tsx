@@ -3,10 +3,11 @@
 // stream merging them into the list, filters from the URL, and the receiver's forms
 // with the API's own errors. Also the pure merge of live rows into loaded pages.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InfiniteData } from '@tanstack/react-query';
 import { mergeRows } from '../../src-renderer/api/inspector-live.js';
+import { href, navigate } from '../../src-renderer/router.js';
 import type { FeedPage, InspectorRow } from '../../src-renderer/api/inspector-types.js';
 import { CONSOLE_TOKEN, makeDocument, renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
 
@@ -45,6 +46,19 @@ describe('inspector screen', () => {
     await waitFor(() => expect(within(list()).getAllByRole('option')).toHaveLength(1));
     expect(within(list()).getByText('Recv')).toBeTruthy();
     expect((screen.getByLabelText('Direction') as HTMLSelectElement).value).toBe('capture');
+  });
+
+  it('starts from a fresh first page when coming back to it (changes made meanwhile are there)', async () => {
+    renderConsole('/app/inspector?kind=delivery');
+    await waitFor(() => expect(within(list()).getAllByRole('option').length).toBeGreaterThan(0));
+    const before = within(list()).getAllByRole('option').length;
+    act(() => navigate(href('/documents')));
+    await screen.findByRole('heading', { name: 'Documents', level: 1 });
+    await makeDocument(tb, 'Made while away');
+    // Wait for its delivery to exist before coming back.
+    await waitFor(async () => expect((await consoleApi('GET', '/inspector/feed?kind=delivery')).body.data.length).toBe(before + 1), { timeout: 8000 });
+    act(() => navigate(href('/inspector', { kind: 'delivery' })));
+    await waitFor(() => expect(within(list()).getAllByRole('option')).toHaveLength(before + 1));
   });
 
   it('opens a row from the URL: the delivery with its attempt', async () => {
