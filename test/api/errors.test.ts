@@ -71,12 +71,11 @@ describe('error shape and codes', () => {
   });
   it('500 internal_error: a defect answers generically, with no stack or path', async () => {
     const doc = await draft();
-    const store = t.backend.store;
-    const original = store.db.write.bind(store.db);
-    // Injected failure: the disk refuses the write (the only way to force a defect-like failure here).
-    store.db.write = () => Promise.reject(new Error('EIO: i/o error, open /very/secret/path/data.json.tmp'));
+    // Injected failure: the disk refuses the journal append (the only way to force a
+    // defect-like failure here). The store replaces its journal handle after a failure.
+    const journal = (t.backend.store as unknown as { journal: { append: () => Promise<void> } }).journal;
+    journal.append = () => Promise.reject(new Error('EIO: i/o error, write /very/secret/path/journal-1.jsonl'));
     const res = await t.api('PUT', `/documents/${doc.public_id}`, { title: 'Changed' });
-    store.db.write = original;
     expectError(res, 500, 'internal_error');
     expect(res.text).not.toContain('/very/secret/path');
     // Nothing half-applied: the failed change is gone from memory too, and later writes work.

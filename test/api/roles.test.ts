@@ -1,7 +1,7 @@
 // The role and company matrix (CONTRACT.md section 3): admins and members of two
 // companies against every route family; another company's ids answer exactly as unknown ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { allStoredText, startTestBackend, type TestBackend } from '../helpers/backend.js';
 
 let t: TestBackend;
 let keys: { adminA: string; memberA: string; adminB: string; memberB: string };
@@ -24,10 +24,9 @@ describe('roles', () => {
     expect(made.status).toBe(201);
     expect(made.body.key).toMatch(/^cs_/);
     expect(made.body.role).toBe('member');
-    const { readFile } = await import('node:fs/promises');
     await t.backend.store.settle();
-    const file = await readFile(`${t.dataDir}/data.json`, 'utf8');
-    expect(file).not.toContain(made.body.key);
+    expect(await allStoredText(t.dataDir)).not.toContain(made.body.key);
+    expect(await allStoredText(t.dataDir)).toContain(made.body.id);
   });
   it('members can read and change documents but not webhooks or test helpers', async () => {
     expect((await t.api('GET', `/documents/${docA}`, undefined, keys.memberA)).status).toBe(200);

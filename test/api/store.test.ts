@@ -1,9 +1,11 @@
 // The durable store (DESIGN.md "Storage"): one writer per data directory, a corrupt
 // file kept aside untouched, changes on disk before the answer.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { appendFile, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeDataDir, startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { crashCopy, makeDataDir, startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { Store } from '../../src-main/backend/store/store.js';
 import { DataDirLockedError } from '../../src-main/backend/store/data-dir-lock.js';
 
 const running: TestBackend[] = [];
@@ -17,14 +19,48 @@ async function start(dir?: string) {
 }
 
 describe('store', () => {
-  it('has every change on disk when the API answers', async () => {
+  it('has every change, its event and its pending delivery on disk when the API answers', async () => {
     const t = await start();
+    await t.api('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/unreachable', type: 'document.updated' });
     const doc = (await t.api('POST', '/v2/test_helpers/documents', { title: 'On disk', recipients: [{ name: 'a', email: 'a@b.co' }] })).body;
     const put = await t.api('PUT', `/documents/${doc.public_id}`, { title: 'Changed on disk' });
     expect(put.status).toBe(200);
-    // Read right after the answer, without waiting for anything.
-    const onDisk = JSON.parse(await readFile(join(t.dataDir, 'data.json'), 'utf8'));
-    expect(onDisk.documents.find((d: { public_id: string }) => d.public_id === doc.public_id).title).toBe('Changed on disk');
+    // What a crash right after the answer would leave, opened by a fresh store.
+    const copy = await crashCopy(t.dataDir);
+    const store = new Store(copy);
+    await store.open();
+    try {
+      expect(store.documents.get(doc.public_id)?.title).toBe('Changed on disk');
+      const events = store.data.pending_events.filter((e) => e.document_id === doc.public_id);
+      expect(events.map((e) => e.type)).toContain('document.updated');
+      const updated = events.find((e) => e.type === 'document.updated')!;
+      expect(JSON.parse(updated.body).data.document.title).toBe('Changed on disk');
+      expect(store.data.pending_deliveries.some((d) => d.event_id === updated.id)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('replays the journal after a crash and folds it into data.json on a clean stop', async () => {
+    const t = await start();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await t.api('POST', '/v2/test_helpers/documents', { title: `Doc ${i}`, recipients: [{ name: 'a', email: 'a@b.co' }] })).body.public_id);
+    await t.api('PUT', `/documents/${ids[2]}`, { metadata: { v: 2 } });
+    const journals = (await readdir(t.dataDir)).filter((f) => f.startsWith('journal-'));
+    expect(journals).toHaveLength(1);
+    // A torn line (a crash mid-append) is dropped whole; everything before it stays.
+    const copy = await crashCopy(t.dataDir);
+    await appendFile(join(copy, journals[0]), '[["documents","doc_torn",{"public_id":"doc_to');
+    const crashed = new Store(copy);
+    await crashed.open();
+    expect(ids.map((id) => crashed.documents.get(id)?.title)).toEqual(ids.map((_, i) => `Doc ${i}`));
+    expect(crashed.documents.get(ids[2])?.metadata).toEqual({ v: 2 });
+    expect(crashed.documents.has('doc_torn')).toBe(false);
+    await crashed.close();
+    // Closed cleanly: data.json alone holds everything.
+    const folded = JSON.parse(await readFile(join(copy, 'data.json'), 'utf8'));
+    expect(folded.documents.map((d: { public_id: string }) => d.public_id)).toEqual(expect.arrayContaining(ids));
+    expect((await readdir(copy)).filter((f) => f.startsWith('journal-') && (statSync(join(copy, f)).size > 0))).toEqual([]);
   });
 
   it('refuses a second instance on the same data directory, and allows one after the first stops', async () => {

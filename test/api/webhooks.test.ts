@@ -1,8 +1,8 @@
 // Subscriptions (CONTRACT.md section 5): shape, secret shown once, URL and secret rules,
 // paging oldest first, the per-company limit, delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
-import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { crashCopy, startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { Store } from '../../src-main/backend/store/store.js';
 
 let t: TestBackend;
 beforeAll(async () => {
@@ -100,7 +100,10 @@ describe('delete', () => {
     expect(del.text).toBe('');
     expect((await t.api('GET', `/v2/webhooks/${sub.public_id}`)).status).toBe(404);
     expect((await t.api('DELETE', `/v2/webhooks/${sub.public_id}`)).status).toBe(404);
-    await t.backend.store.settle();
-    expect(await readFile(`${t.dataDir}/data.json`, 'utf8')).not.toContain(sub.public_id);
+    const copy = await crashCopy(t.dataDir);
+    const store = new Store(copy);
+    await store.open();
+    expect(store.subscriptions.has(sub.public_id)).toBe(false);
+    await store.close();
   });
 });

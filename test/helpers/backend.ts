@@ -71,3 +71,23 @@ export async function callApi(base: string, method: string, path: string, body?:
   }
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
+
+/**
+ * What a crash right now would leave: a copy of the data directory as it is on disk
+ * this instant (without the lock, whose owner would be gone), opened by a fresh store.
+ */
+export async function crashCopy(dataDir: string): Promise<string> {
+  const { cp, rm: remove } = await import('node:fs/promises');
+  const copy = await makeDataDir();
+  await cp(dataDir, copy, { recursive: true });
+  await remove(join(copy, 'countersign.lock'), { force: true });
+  return copy;
+}
+
+/** Every byte the store and logs keep in a data directory, as text (for "never stored" checks). */
+export async function allStoredText(dataDir: string): Promise<string> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = (await readdir(dataDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  const texts = await Promise.all(files.map((e) => readFile(join(e.parentPath, e.name), 'utf8')));
+  return texts.join('\n');
+}

@@ -83,6 +83,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       }
       row.attempts = logged.attempts;
       if (logged.next_attempt_at !== null) row.next_attempt_at = logged.next_attempt_at;
+      store.put('pending_deliveries', row);
     }
     sched.admit(row);
   }
@@ -133,7 +134,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
         writeTimer = null;
         if (finalized) return;
         tables.compact();
-        store.commitSoon();
+        store.commitChangesSoon();
       }, Math.min(WRITE_MAX_MS, WRITE_MIN_MS + store.data.pending_deliveries.length / 20));
       writeTimer.unref();
     }
@@ -214,6 +215,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
         tables.finish(row);
       } else {
         row.next_attempt_at = nextAt;
+        store.put('pending_deliveries', row);
         sched.place(job);
       }
       flushSoon();
@@ -239,14 +241,16 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     if (body === undefined) throw new ApiError('not_found', 'The event of this delivery is no longer kept, so it cannot be sent again.');
     if (tables.event(summary.event_id)) return; // restored meanwhile
     const ev = history.getEvent(summary.event_id);
-    store.data.pending_events.push({
+    const restored = {
       id: summary.event_id,
       company_id: summary.company_id,
       type: summary.event_type,
       timestamp: ev?.timestamp ?? summary.created_at,
       document_id: summary.document_id,
       body,
-    });
+    };
+    store.data.pending_events.push(restored);
+    store.put('pending_events', restored);
   }
 
   async function stopEngine(): Promise<void> {
@@ -264,7 +268,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     // Never started: nothing of ours to persist (and the store may not even be open).
     if (wasRunning) {
       tables.compact();
-      await store.commit();
+      await store.commitChanges();
     }
     await sender.close();
   }
@@ -326,7 +330,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       }
       const updated: DeliverySummary = { ...summary, url: sub.url, status: 'pending', attempts: job.row.attempts, next_attempt_at: t };
       history.recordDelivery(updated);
-      await store.commit();
+      store.put('pending_deliveries', job.row);
+      await store.commitChanges();
       // Sent only once the row is durable, like every other delivery.
       if (job.state === 'held' && sched.owns(job)) sched.makeReady(job);
       emit(job.row, 'pending');

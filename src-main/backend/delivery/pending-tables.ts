@@ -70,7 +70,10 @@ export class PendingTables {
     let scanned = 0;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      if (this.finished.has(row)) continue;
+      if (this.finished.has(row)) {
+        this.store.drop('pending_deliveries', row.id);
+        continue;
+      }
       if (this.eventsMaybeDone.size > 0) this.eventsMaybeDone.delete(row.event_id);
       if (tracking && i < this.deliveriesScanned) scanned++;
       rows[w++] = row;
@@ -109,6 +112,7 @@ export class PendingTables {
       const ev = evs[i];
       if (ids.has(ev.id)) {
         this.events.delete(ev.id);
+        this.store.drop('pending_events', ev.id);
         continue;
       }
       if (tracking && i < this.eventsScanned) scanned++;

@@ -23,6 +23,7 @@ function findOrCreateCompany(ctx: DomainContext, name: string): Company {
   if (found) return found;
   const company: Company = { id: newId('co'), name, created_at: nowIso() };
   ctx.store.data.companies.push(company);
+  ctx.store.put('companies', company);
   return company;
 }
 
@@ -42,6 +43,7 @@ function mintKey(ctx: DomainContext, company: Company, role: Role, label: string
   const created_at = nowIso();
   const user = { id: newId('usr'), company_id: company.id, role, name: label, created_at };
   ctx.store.data.users.push(user);
+  ctx.store.put('users', user);
   const rec: ApiKeyRecord = { id: newId('key'), user_id: user.id, company_id: company.id, role, hash: hashKey(key), hint: key.slice(-4), label, created_at };
   ctx.store.addApiKey(rec);
   return { key, ...keyView(rec, company) };
@@ -52,7 +54,7 @@ export async function createApiKey(ctx: DomainContext, actor: Actor, input: { ro
     ? findOrCreateCompany(ctx, input.company)
     : ctx.store.data.companies.find((c) => c.id === actor.company_id)!;
   const made = mintKey(ctx, company, input.role, input.label ?? `${input.role} key`);
-  await ctx.store.commit();
+  await ctx.store.commitChanges();
   ctx.bus.emit({ kind: 'api_key', company_id: company.id, id: made.id });
   return made;
 }
@@ -67,7 +69,7 @@ export async function revokeApiKey(ctx: DomainContext, actor: Actor, id: string)
   if (!rec) throw notFound('API key');
   if (rec.id === actor.key_id) throw new ApiError('validation_error', 'A key cannot revoke itself.', { fields: [{ field: 'id', message: 'is the key making this request' }] });
   ctx.store.removeApiKey(id);
-  await ctx.store.commit();
+  await ctx.store.commitChanges();
   ctx.bus.emit({ kind: 'api_key', company_id: actor.company_id, id });
 }
 
@@ -84,8 +86,9 @@ export async function createConsoleSession(ctx: DomainContext) {
   for (const old of ctx.store.data.api_keys.filter((k) => k.label === CONSOLE_LABEL && k.company_id === company.id)) {
     ctx.store.removeApiKey(old.id);
     ctx.store.data.users = ctx.store.data.users.filter((u) => u.id !== old.user_id);
+    ctx.store.drop('users', old.user_id);
   }
   const made = mintKey(ctx, company, 'admin', CONSOLE_LABEL);
-  await ctx.store.commit();
+  await ctx.store.commitChanges();
   return { api_key: made.key, company_id: company.id, company_name: company.name };
 }

@@ -23,14 +23,18 @@ function notify(ctx: DomainContext, doc: DocumentRecord, kind: Notification['kin
   for (const r of recipients) {
     const n: Notification = { id: newId('ntf'), company_id: doc.company_id, document_id: doc.public_id, recipient_id: r.public_id, name: r.name, email: r.email, kind, created_at: at };
     list.push(n);
+    ctx.store.put('notifications', n);
     ctx.bus.emit({ kind: 'notification', company_id: doc.company_id, id: n.id, document_id: doc.public_id });
   }
-  if (list.length > NOTIFICATION_CAP) list.splice(0, list.length - NOTIFICATION_CAP);
+  if (list.length > NOTIFICATION_CAP) {
+    for (const old of list.splice(0, list.length - NOTIFICATION_CAP)) ctx.store.drop('notifications', old.id);
+  }
 }
 
 /** Commits, then tells the engine if anything is to be delivered. Returns the document's view. */
 async function finish(ctx: DomainContext & { wake: () => void }, doc: DocumentRecord, deliveries: number) {
-  await ctx.store.commit();
+  ctx.store.put('documents', doc);
+  await ctx.store.commitChanges();
   if (deliveries > 0) ctx.wake();
   ctx.bus.emit({ kind: 'document', company_id: doc.company_id, id: doc.public_id });
   return documentView(doc, ctx.appUrl());

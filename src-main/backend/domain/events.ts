@@ -39,8 +39,11 @@ export function emitEvent(ctx: DomainContext, input: EmitInput): PendingDelivery
     created_at: timestamp,
   }));
   if (deliveries.length > 0) {
-    store.data.pending_events.push({ id, company_id: input.company_id, type: input.type, timestamp, document_id: input.document_id, body });
+    const pending = { id, company_id: input.company_id, type: input.type, timestamp, document_id: input.document_id, body };
+    store.data.pending_events.push(pending);
+    store.put('pending_events', pending);
     store.data.pending_deliveries.push(...deliveries);
+    for (const d of deliveries) store.put('pending_deliveries', d);
   }
   for (const d of deliveries) {
     history.recordDelivery({

@@ -43,7 +43,7 @@ export async function createSubscription(ctx: DomainContext, companyId: string, 
     created_at: nowIso(),
   };
   ctx.store.addSubscription(sub);
-  await ctx.store.commit();
+  await ctx.store.commitChanges();
   ctx.bus.emit({ kind: 'subscription', company_id: companyId, id: sub.public_id });
   return { ...subscriptionView(sub), secret_key: sub.secret_key };
 }
@@ -54,14 +54,16 @@ export async function deleteSubscription(ctx: DomainContext, companyId: string, 
   const data = ctx.store.data;
   const cancelled = data.pending_deliveries.filter((d) => d.subscription_id === id);
   data.pending_deliveries = data.pending_deliveries.filter((d) => d.subscription_id !== id);
+  for (const d of cancelled) ctx.store.drop('pending_deliveries', d.id);
   const stillNeeded = new Set(data.pending_deliveries.map((d) => d.event_id));
+  for (const e of data.pending_events) if (!stillNeeded.has(e.id)) ctx.store.drop('pending_events', e.id);
   data.pending_events = data.pending_events.filter((e) => stillNeeded.has(e.id));
   ctx.store.removeSubscription(id);
   for (const d of cancelled) {
     const summary = ctx.history.getDelivery(d.id);
     if (summary) ctx.history.recordDelivery({ ...summary, status: 'cancelled', next_attempt_at: null });
   }
-  await ctx.store.commit();
+  await ctx.store.commitChanges();
   ctx.bus.emit({ kind: 'subscription', company_id: companyId, id, deleted: true });
   return cancelled.map((d) => d.id);
 }
@@ -76,6 +78,6 @@ export async function sendTestEvent(ctx: DomainContext, companyId: string, id: s
     data: { subscription: subscriptionView(sub), message: 'This is a test event sent from Countersign.' },
     only: sub,
   });
-  await ctx.store.commit();
+  await ctx.store.commitChanges();
   return delivery;
 }

@@ -131,6 +131,8 @@ export interface DbData {
   notifications: Notification[];
   /** Free-form state of other parts (receiver inboxes, settings), each under its own key. */
   extensions: Record<string, unknown>;
+  /** Which journal generation continues this checkpoint (journal.ts). */
+  journal_generation?: number;
 }
 
 export const NOTIFICATION_CAP = 5000;

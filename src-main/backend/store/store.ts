@@ -1,16 +1,23 @@
-// The live state: lowdb over a durable file, with group commit. Mutations happen in
-// memory (synchronously, so no two requests interleave inside one), then `commit()`
-// resolves once a write containing them is on disk. Writes that arrive while one is in
-// flight share the next one, so 50 concurrent PUTs cost a few fsyncs, not 50.
-import { readFileSync } from 'node:fs';
+// The live state: lowdb over a durable file, plus a write-ahead journal, with group
+// commit. Mutations happen in memory (synchronously, so no two requests interleave
+// inside one); the caller names the records it changed (put/drop) and awaits
+// `commitChanges()`, which resolves once a journal line holding them is on disk.
+// Commits that arrive while one is in flight share the next one, so 50 concurrent PUTs
+// cost a few fsyncs, and each costs the size of its change, not of the store.
+// `commit()` (no records named) checkpoints the whole state into data.json instead:
+// always correct, for rare changes. The journal is folded into data.json when it grows.
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJsonFile } from './durable-file.js';
 import { DataDirLock } from './data-dir-lock.js';
+import { ChangeSet, JournalFile, replayJournals, type Collection } from './journal.js';
 import { emptyData, type ApiKeyRecord, type DbData, type DocumentRecord, type SubscriptionRecord } from './schema.js';
 
 const ARRAYS: (keyof DbData)[] = ['companies', 'users', 'api_keys', 'subscriptions', 'documents', 'pending_events', 'pending_deliveries', 'notifications'];
+/** Past this, the next commit checkpoints into data.json and starts a new journal. */
+const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 
 function validateShape(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the top level is not an object';
@@ -26,16 +33,23 @@ export interface StoreOpenResult {
   warning?: string;
 }
 
+type Waiter = { resolve: () => void; reject: (e: unknown) => void };
+
 export class Store {
   readonly db: Low<DbData>;
   private readonly file: DurableJsonFile<DbData>;
+  private journal: JournalFile;
+  private readonly changes = new ChangeSet();
   private lock?: DataDirLock;
   private writing: Promise<void> | null = null;
-  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private waiters: Waiter[] = [];
   private dirty = false;
+  private checkpointNeeded = false;
   /** Work that must be durable in the same write (the history log's flush). */
   private readonly alongside: (() => Promise<void>)[] = [];
   onBackgroundError: (err: unknown) => void = (err) => console.error('[store] background write failed:', err);
+  /** Called after a failed write made the store reload its last good state. */
+  readonly reloadListeners: (() => void)[] = [];
 
   // Indexes over the arrays, kept in step by the methods below.
   readonly documents = new Map<string, DocumentRecord>();
@@ -45,6 +59,7 @@ export class Store {
   constructor(readonly dataDir: string) {
     this.file = new DurableJsonFile<DbData>(join(dataDir, 'data.json'), validateShape);
     this.db = new Low<DbData>(this.file, emptyData());
+    this.journal = new JournalFile(dataDir, 0);
   }
 
   get data(): DbData {
@@ -56,10 +71,15 @@ export class Store {
     this.lock = await DataDirLock.acquire(this.dataDir);
     try {
       await this.db.read();
+      const aside = this.file.lastRead.keptAsidePath;
+      // Journals continue a checkpoint; without a trustworthy one they are kept aside too.
+      if (aside) this.moveJournalsAside(aside.slice(aside.lastIndexOf('.corrupt-')));
+      replayJournals(this.dataDir, this.data);
     } catch (err) {
       await this.lock.release();
       throw err;
     }
+    this.journal = new JournalFile(this.dataDir, this.data.journal_generation ?? 0);
     this.reindex();
     const aside = this.file.lastRead.keptAsidePath;
     if (!aside) return {};
@@ -68,20 +88,8 @@ export class Store {
     };
   }
 
-  /** Called after a failed write made the store reload its last good state. */
-  readonly reloadListeners: (() => void)[] = [];
-
-  private revertToDisk(): void {
-    let data: DbData = emptyData();
-    try {
-      // Synchronous on purpose: no request may mutate the state being replaced.
-      data = JSON.parse(readFileSync(this.file.path, 'utf8')) as DbData;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onBackgroundError(err);
-    }
-    this.db.data = data;
-    this.reindex();
-    for (const fn of this.reloadListeners) fn();
+  private moveJournalsAside(suffix: string): void {
+    for (const f of readdirSync(this.dataDir)) if (/^journal-\d+\.jsonl$/.test(f)) renameSync(join(this.dataDir, f), join(this.dataDir, f + suffix));
   }
 
   /** Registers work (e.g. the history log's fsync) that every commit also waits for. */
@@ -98,24 +106,38 @@ export class Store {
     for (const k of this.data.api_keys) this.keysByHash.set(k.hash, k);
   }
 
+  /** Names a record added or changed in memory, for the next journal line. */
+  put(collection: Collection, record: object): void {
+    this.changes.put(collection, record);
+  }
+
+  /** Names a record removed from memory, for the next journal line. */
+  drop(collection: Collection, key: string): void {
+    this.changes.drop(collection, key);
+  }
+
   addDocument(doc: DocumentRecord): void {
     this.data.documents.push(doc);
     this.documents.set(doc.public_id, doc);
+    this.put('documents', doc);
   }
 
   addSubscription(sub: SubscriptionRecord): void {
     this.data.subscriptions.push(sub);
     this.subscriptions.set(sub.public_id, sub);
+    this.put('subscriptions', sub);
   }
 
   removeSubscription(id: string): void {
     this.data.subscriptions = this.data.subscriptions.filter((s) => s.public_id !== id);
     this.subscriptions.delete(id);
+    this.drop('subscriptions', id);
   }
 
   addApiKey(key: ApiKeyRecord): void {
     this.data.api_keys.push(key);
     this.keysByHash.set(key.hash, key);
+    this.put('api_keys', key);
   }
 
   removeApiKey(id: string): void {
@@ -123,20 +145,33 @@ export class Store {
     if (!key) return;
     this.data.api_keys = this.data.api_keys.filter((k) => k.id !== id);
     this.keysByHash.delete(key.hash);
+    this.drop('api_keys', id);
   }
 
-  /** Resolves once everything changed so far is on disk. */
-  commit(): Promise<void> {
+  /** Resolves once the records named with put/drop (and everything before) are on disk. */
+  commitChanges(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       this.kick();
     });
   }
 
-  /** Schedules a write nobody waits for (state whose loss a restart tolerates). */
-  commitSoon(): void {
+  /** Resolves once the whole state is checkpointed (for changes not named with put/drop). */
+  commit(): Promise<void> {
+    this.checkpointNeeded = true;
+    return this.commitChanges();
+  }
+
+  /** Schedules a journal write of the named changes that nobody waits for. */
+  commitChangesSoon(): void {
     this.dirty = true;
     this.kick();
+  }
+
+  /** Schedules a checkpoint nobody waits for. */
+  commitSoon(): void {
+    this.checkpointNeeded = true;
+    this.commitChangesSoon();
   }
 
   /** Waits for any write in flight (and those it triggers). */
@@ -146,7 +181,9 @@ export class Store {
 
   async close(): Promise<void> {
     await this.settle();
+    this.checkpointNeeded = true;
     await this.flushOnce();
+    await this.journal.close();
     await this.lock?.release();
     this.lock = undefined;
   }
@@ -180,6 +217,42 @@ export class Store {
   }
 
   private async flushOnce(): Promise<void> {
-    await Promise.all([this.db.write(), ...this.alongside.map((fn) => fn())]);
+    const others = this.alongside.map((fn) => fn());
+    if (this.checkpointNeeded || this.journal.bytes > CHECKPOINT_BYTES) {
+      this.checkpointNeeded = false;
+      this.changes.clear(); // the checkpoint holds them
+      const next = this.journal.generation + 1;
+      this.data.journal_generation = next;
+      await Promise.all([this.db.write(), ...others]); // serialised synchronously: a consistent snapshot
+      await this.journal.rotate(next);
+    } else if (this.changes.size > 0) {
+      const line = this.changes.toLine();
+      this.changes.clear();
+      await Promise.all([this.journal.append(line), ...others]);
+    } else {
+      await Promise.all(others);
+    }
+  }
+
+  private revertToDisk(): void {
+    let data: DbData = emptyData();
+    try {
+      // Synchronous on purpose: no request may mutate the state being replaced.
+      data = JSON.parse(readFileSync(this.file.path, 'utf8')) as DbData;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onBackgroundError(err);
+    }
+    try {
+      replayJournals(this.dataDir, data);
+    } catch (err) {
+      this.onBackgroundError(err);
+    }
+    this.changes.clear();
+    this.checkpointNeeded = false;
+    void this.journal.close();
+    this.journal = new JournalFile(this.dataDir, data.journal_generation ?? 0);
+    this.db.data = data;
+    this.reindex();
+    for (const fn of this.reloadListeners) fn();
   }
 }
