@@ -2,17 +2,10 @@
 // changed; the console's live stream (server-sent events) and the receiver listen.
 // Payloads are small references (ids and kinds); listeners fetch details over the API.
 import { EventEmitter } from 'node:events';
+import type { Change } from '../shared/api-types.js';
 
-export type Change =
-  | { kind: 'document'; company_id: string; id: string }
-  | { kind: 'subscription'; company_id: string; id: string; deleted?: boolean }
-  | { kind: 'event'; company_id: string; id: string; type: string; document_id: string | null }
-  | { kind: 'delivery'; company_id: string; id: string; subscription_id: string; status: string; document_id: string | null }
-  | { kind: 'notification'; company_id: string; id: string; document_id: string }
-  | { kind: 'api_key'; company_id: string; id: string }
-  | { kind: 'capture'; inbox_id: string; id: string }
-  | { kind: 'inbox'; id: string }
-  | { kind: 'tunnel'; state: string };
+// The change shapes are shared with the renderer, which reads them from the live stream.
+export type { Change } from '../shared/api-types.js';
 
 export class ChangeBus {
   private readonly emitter = new EventEmitter();

@@ -1,17 +1,7 @@
 // What a change from the live stream makes stale. Small references arrive (kinds and
 // ids); the queries that show them are refetched. Pure, so it is tested on its own.
+import type { Change } from '../../src-main/shared/api-types.js';
 import { qk } from './keys.js';
-
-export type Change =
-  | { kind: 'document'; company_id: string; id: string }
-  | { kind: 'subscription'; company_id: string; id: string; deleted?: boolean }
-  | { kind: 'event'; company_id: string; id: string; type: string; document_id: string | null }
-  | { kind: 'delivery'; company_id: string; id: string; subscription_id: string; status: string; document_id: string | null }
-  | { kind: 'notification'; company_id: string; id: string; document_id: string }
-  | { kind: 'api_key'; company_id: string; id: string }
-  | { kind: 'capture'; inbox_id: string; id: string }
-  | { kind: 'inbox'; id: string }
-  | { kind: 'tunnel'; state: string };
 
 export type QueryKey = readonly unknown[];
 

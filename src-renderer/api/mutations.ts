@@ -13,7 +13,7 @@ import type {
   RemindResult,
   SubscriptionType,
   TestEventResult,
-} from './types.js';
+} from '../../src-main/shared/api-types.js';
 
 const enc = encodeURIComponent;
 

@@ -1,70 +1,12 @@
-// The receiver's inboxes and the tunnel (receiver/console-routes.ts): shapes, query
-// options under the ['receiver'] prefix (which the live stream refreshes on inbox,
-// capture and tunnel changes) and mutations that await the refetch they cause.
+// The receiver's inboxes and the tunnel (receiver/console-routes.ts; shapes in
+// src-main/shared/receiver-types.ts): query options under the ['receiver'] prefix
+// (which the live stream refreshes on inbox, capture and tunnel changes) and
+// mutations that await the refetch they cause.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { qk } from './keys.js';
 import { consoleJson } from './receiver-http.js';
-import type { SubscriptionType } from './types.js';
-
-export type ResponseMode =
-  | { mode: 'status'; status: number; delay_ms?: number }
-  | { mode: 'fail_first_n'; fail_first_n: number; fail_status: number; delay_ms?: number }
-  | { mode: 'hang' }
-  | { mode: 'gone'; delay_ms?: number }
-  | { mode: 'rate_limited'; retry_after: number; delay_ms?: number };
-
-export interface Inbox {
-  id: string;
-  name: string;
-  created_at: string;
-  path: string;
-  local_url: string;
-  public_url: string | null;
-  secret: { source: 'pasted' | 'linked' | 'none'; fingerprint: string | null; format_ok: boolean | null; linked_subscription_ids: string[] };
-  response: ResponseMode;
-  response_description: string;
-  capture_count: number;
-}
-
-export type TunnelStatus = 'off' | 'connecting' | 'online' | 'error' | 'offline';
-
-export interface StaleSubscription {
-  public_id: string;
-  url: string;
-  type: string;
-  inbox_id: string;
-  reason: 'old_public_url' | 'old_local_url';
-  new_url: string;
-}
-
-export interface TunnelView {
-  status: TunnelStatus;
-  public_url?: string;
-  message?: string;
-  local_url: string;
-  stale_subscriptions: StaleSubscription[];
-}
-
-export interface MovedSubscription {
-  from_id: string;
-  from_url: string;
-  to_id: string;
-  to_url: string;
-  inbox_id: string;
-  type: string;
-}
-
-export interface SubscribeResult {
-  subscription: { public_id: string; url: string; type: string; status: string; created_at: string; secret_fingerprint: string };
-  inbox: Inbox;
-}
-
-export interface InboxInput {
-  name?: string;
-  /** null clears a pasted secret (update only). */
-  secret?: string | null;
-  response?: ResponseMode;
-}
+import type { SubscriptionType } from '../../src-main/shared/api-types.js';
+import type { Inbox, InboxInput, MovedSubscription, SubscribeResult, TunnelView } from '../../src-main/shared/receiver-types.js';
 
 const enc = encodeURIComponent;
 

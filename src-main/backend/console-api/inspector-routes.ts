@@ -11,7 +11,8 @@ import type { HistoryLog } from '../store/history-types.js';
 import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import { parseInput } from '../receiver/inbox-input.js';
-import { captureRow, deliveryRow, filterSchema, matches, RowContext, type InspectorRow } from './inspector/rows.js';
+import type { InspectorRow, RowsAnswer } from '../../shared/inspector-types.js';
+import { captureRow, deliveryRow, filterSchema, matches, RowContext } from './inspector/rows.js';
 import { decodeCursor, feedPage } from './inspector/feed.js';
 import { computeStats } from './inspector/stats.js';
 import { captureDetail, capturePair, deliveryDetail } from './inspector/detail.js';
@@ -94,7 +95,7 @@ export function inspectorRoutes(deps: InspectorDeps): Router {
         if (matches(row, filter)) keep(row, row.ref, true);
       }
     }
-    res.json({ data, gone });
+    res.json({ data, gone } satisfies RowsAnswer);
   });
 
   r.get('/stats', async (req, res) => {

@@ -20,6 +20,7 @@ import { consoleErrorHandler } from './error-handler.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
 import { consoleStatic } from './static.js';
+import type { ConsoleStatus } from '../../shared/api-types.js';
 
 export interface ConsoleAddresses {
   api_url: string;
@@ -65,7 +66,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     const api = `http://${config.host}:${port()}`;
     return { api_url: api, app_url: `${api}/app`, receiver_url: deps.receiver.inboxes.origins().local };
   };
-  const status = () => ({
+  const status = (): ConsoleStatus => ({
     warnings: [...(deps.warnings ?? [])],
     addresses: addresses(),
     tunnel: deps.tunnel.state(),

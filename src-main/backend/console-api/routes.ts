@@ -7,16 +7,15 @@ import type { ChangeBus } from '../bus.js';
 import type { Domain } from '../domain/domain.js';
 import type { Store } from '../store/store.js';
 import { deliveryView } from '../domain/views.js';
+import { DOCUMENT_STATUSES, type ApiKey, type Notification, type TimelineEvent } from '../../shared/api-types.js';
 import { ApiError } from '../errors.js';
 import { jsonBody } from '../service-api/body.js';
 import { pageQuery, parse } from '../service-api/schemas.js';
 import type { SessionHolder } from './session.js';
 import { openStream } from './stream.js';
 
-const STATUSES = ['DRAFT', 'OUT_FOR_SIGNATURE', 'COMPLETED', 'DECLINED', 'EXPIRED', 'VOIDED'] as const;
-
 const documentQuery = pageQuery.extend({
-  status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }).optional(),
+  status: z.enum(DOCUMENT_STATUSES, { error: `must be one of ${DOCUMENT_STATUSES.join(', ')}` }).optional(),
   q: z.string({ error: 'must be a string' }).max(200, 'must be at most 200 characters').optional(),
 });
 
@@ -68,7 +67,7 @@ export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status
 
   r.get('/documents/:id/timeline', async (req, res) => {
     const events = domain.documentTimeline(await company(), req.params.id);
-    res.json({ data: events.map((e) => ({ ...e, deliveries: e.deliveries.map(deliveryView) })) });
+    res.json({ data: events.map((e): TimelineEvent => ({ ...e, deliveries: e.deliveries.map(deliveryView) })) });
   });
 
   r.get('/documents/:id/actions', async (req, res) => {
@@ -79,7 +78,7 @@ export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status
     const { actor } = await session.get();
     const keys = domain.listApiKeys(actor.company_id);
     // Newest first, and the console's own key is marked so the page can protect it.
-    res.json({ data: keys.reverse().map((k) => ({ ...k, current_console: k.id === actor.key_id })) });
+    res.json({ data: keys.reverse().map((k): ApiKey => ({ ...k, current_console: k.id === actor.key_id })) });
   });
 
   r.post('/api-keys', jsonBody, async (req, res) => {
@@ -105,7 +104,7 @@ export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status
     const page = all.slice(start, start + q.limit);
     // The title as it is now, so the outbox reads as "who got what about which document".
     const title = (id: string) => store.documents.get(id)?.title ?? null;
-    res.json({ data: page.map(({ company_id: _c, ...n }) => ({ ...n, document_title: title(n.document_id) })), has_more: start + q.limit < all.length });
+    res.json({ data: page.map(({ company_id: _c, ...n }): Notification => ({ ...n, document_title: title(n.document_id) })), has_more: start + q.limit < all.length });
   });
 
   r.get('/stream', async (req, res) => {

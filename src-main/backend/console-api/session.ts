@@ -3,12 +3,7 @@
 // key, so it must happen once per run, not once per page load).
 import type { Actor } from '../domain/context.js';
 import { internalError } from '../errors.js';
-
-export interface ConsoleSession {
-  api_key: string;
-  company_id: string;
-  company_name: string;
-}
+import type { ConsoleSession } from '../../shared/api-types.js';
 
 export interface SessionSource {
   createConsoleSession(): Promise<ConsoleSession>;

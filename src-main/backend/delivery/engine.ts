@@ -113,19 +113,20 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   }
 
   /**
-   * Finished rows leave the stored schedule in batches: every few milliseconds from
-   * memory (cheap, and every write by anyone then carries fewer rows), and to disk by
-   * a background write whose pause grows with the schedule's length, since the store
-   * rewrites its whole file: 50 ms for a few rows, up to 1 s for tens of thousands.
-   * A crash in between at worst repeats those attempts (at-least-once; see
-   * admitStored for why it usually does not).
+   * Finished rows leave the stored schedule in batches: from memory every few
+   * milliseconds once they are a good share of it (one pass over the array then costs
+   * a few rows per finished row, where a pass every 10 ms over a backlog of tens of
+   * thousands cost more than sending), and to disk by a background write whose pause
+   * grows with the schedule's length: 50 ms for a few rows, up to 1 s for tens of
+   * thousands; that write compacts whatever is left. A crash in between at worst
+   * repeats those attempts (at-least-once; see admitStored for why it usually does not).
    */
   function flushSoon(): void {
     if (finalized) return;
     if (!compactTimer) {
       compactTimer = setTimeout(() => {
         compactTimer = null;
-        if (!finalized) tables.compact();
+        if (!finalized && tables.worthCompacting()) tables.compact();
       }, COMPACT_MS);
       compactTimer.unref();
     }

@@ -61,6 +61,11 @@ export class PendingTables {
     return this.finished.size > 0;
   }
 
+  /** True when finished rows are at least a quarter of the schedule, so a compact() pass is cheap per row removed. */
+  worthCompacting(): boolean {
+    return this.finished.size > 0 && this.finished.size * 4 >= this.store.data.pending_deliveries.length;
+  }
+
   /** Removes finished rows and events no longer needed, in place; one pass over each array. */
   compact(): void {
     if (this.finished.size === 0) return;

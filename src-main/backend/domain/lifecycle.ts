@@ -1,9 +1,10 @@
 // The document state machine of CONTRACT.md section 7, as data: which action is
 // allowed from which status, and which events it causes. Pure: no store, no I/O.
 import type { DocumentRecord, DocumentStatus, EventType, Recipient } from '../store/schema.js';
+import { DOCUMENT_ACTIONS, type AllowedActions, type DocumentAction } from '../../shared/api-types.js';
 
-export const ACTIONS = ['send', 'view', 'complete', 'decline', 'expire', 'void'] as const;
-export type Action = (typeof ACTIONS)[number];
+export const ACTIONS = DOCUMENT_ACTIONS;
+export type Action = DocumentAction;
 export const RECIPIENT_ACTIONS: ReadonlySet<Action> = new Set(['view', 'complete', 'decline']);
 
 const ALLOWED_FROM: Record<Action, DocumentStatus[]> = {
@@ -64,7 +65,7 @@ export function apply(action: Action, doc: DocumentRecord, at: string, recipient
 }
 
 /** The actions a console may offer for this document (and for each recipient). */
-export function allowedActions(doc: DocumentRecord): { document: Action[]; recipients: Record<string, Action[]> } {
+export function allowedActions(doc: DocumentRecord): AllowedActions {
   const documentActions = (['send', 'expire', 'void'] as Action[]).filter((a) => !isAllowed(a, doc));
   const recipients: Record<string, Action[]> = {};
   for (const r of doc.recipients) recipients[r.public_id] = (['view', 'complete', 'decline'] as Action[]).filter((a) => !isAllowed(a, doc, r));

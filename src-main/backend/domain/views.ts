@@ -1,9 +1,11 @@
 // The public shapes of CONTRACT.md: what the API returns and what deliveries carry.
-// Internal fields (company ids, secrets) never leave through here.
+// Internal fields (company ids, secrets) never leave through here. The return types are
+// the shared wire shapes (src-main/shared/api-types.ts) that the renderer reads.
+import type { Attempt, Delivery, Document, Subscription } from '../../shared/api-types.js';
 import type { DocumentRecord, SubscriptionRecord } from '../store/schema.js';
 import type { AttemptRecord, DeliverySummary } from '../store/history-types.js';
 
-export function documentView(doc: DocumentRecord, appUrl: string) {
+export function documentView(doc: DocumentRecord, appUrl: string): Document {
   return {
     public_id: doc.public_id,
     title: doc.title,
@@ -15,20 +17,20 @@ export function documentView(doc: DocumentRecord, appUrl: string) {
     updated_at: doc.updated_at,
   };
 }
-export type DocumentView = ReturnType<typeof documentView>;
+export type DocumentView = Document;
 
-export function subscriptionView(sub: SubscriptionRecord) {
+export function subscriptionView(sub: SubscriptionRecord): Subscription {
   return { public_id: sub.public_id, url: sub.url, type: sub.type, status: sub.status, created_at: sub.created_at };
 }
-export type SubscriptionView = ReturnType<typeof subscriptionView>;
+export type SubscriptionView = Subscription;
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function attemptView(a: AttemptRecord) {
+export function attemptView(a: AttemptRecord): Attempt {
   return { ...a, next_attempt_at: isoOrNull(a.next_attempt_at) };
 }
 
-export function deliveryView(d: DeliverySummary) {
+export function deliveryView(d: DeliverySummary): Delivery {
   const { company_id: _company, ...rest } = d;
   return { ...rest, next_attempt_at: isoOrNull(d.next_attempt_at) };
 }

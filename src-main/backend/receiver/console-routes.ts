@@ -15,6 +15,7 @@ import { applyImport, bodyFields, buildExport } from './export-import.js';
 import { checkTargetUrl, replay } from './replay.js';
 import { curlCommand } from './curl.js';
 import { fingerprint } from './verdict.js';
+import type { CaptureFull, MovedSubscription, SubscribeResult, TunnelView } from '../../shared/receiver-types.js';
 
 /** What "subscribe" and "move" need from the domain (domain/domain.ts). */
 export interface SubscriptionOps {
@@ -90,7 +91,7 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
     if (!c) throw notFound('capture');
     return c;
   };
-  const tunnelView = (res: Response) => ({
+  const tunnelView = (res: Response): TunnelView => ({
     ...tunnel.state(),
     local_url: receiver.inboxes.origins().local,
     stale_subscriptions: receiver.inboxes.stale().filter((s) => s.company_id === company(res)),
@@ -123,12 +124,12 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
     const { type } = parseInput(subscribeSchema, req.body);
     const sub = await domain().createSubscription(company(res), { url: receiver.inboxes.subscribeUrl(inbox.id), type });
     const { secret_key, ...view } = sub;
-    res.status(201).json({ subscription: { ...view, secret_fingerprint: fingerprint(secret_key) }, inbox: receiver.inboxes.get(inbox.id) });
+    res.status(201).json({ subscription: { ...view, secret_fingerprint: fingerprint(secret_key) }, inbox: receiver.inboxes.get(inbox.id) } satisfies SubscribeResult);
   });
 
   r.get('/captures/:id', (req, res) => {
     const { body, ...rest } = capture(pid(req));
-    res.json({ ...rest, ...bodyFields(body), body_encoding: bodyFields(body).body_text === null ? 'base64' : 'utf8' });
+    res.json({ ...rest, ...bodyFields(body), body_encoding: bodyFields(body).body_text === null ? 'base64' : 'utf8' } satisfies CaptureFull);
   });
   r.post('/captures/:id/replay', small, async (req, res) => {
     const c = capture(pid(req));
@@ -164,7 +165,7 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
     const { ids } = parseInput(moveSchema, req.body);
     const companyId = company(res);
     const stale = receiver.inboxes.stale().filter((s) => s.company_id === companyId && (!ids || ids.includes(s.public_id)));
-    const moved = [];
+    const moved: MovedSubscription[] = [];
     for (const s of stale) {
       const old = store.subscriptions.get(s.public_id);
       if (!old) continue;

@@ -12,13 +12,14 @@ import { parseResponseMode } from './inbox-input.js';
 import type { Receiver } from './receiver.js';
 import { fingerprint } from './verdict.js';
 import { DEFAULT_RESPONSE, type Capture, type ResponseMode } from './types.js';
+import type { BodyFields, CaptureFields, ImportResult } from '../../shared/receiver-types.js';
 
 export const EXPORT_FORMAT = 'countersign-export';
 export const EXPORT_VERSION = 1;
 export const SECRET_REMOVED = '[secret removed]';
 
 /** A capture in the file: the body as text when it is UTF-8, else as base64. */
-export type ExportedCapture = Omit<Capture, 'body'> & { body_text: string | null; body_base64: string | null };
+export type ExportedCapture = CaptureFields & BodyFields;
 
 export interface ExportFile {
   format: typeof EXPORT_FORMAT;
@@ -31,7 +32,7 @@ export interface ExportFile {
   deliveries: { delivery: DeliverySummary; attempts: AttemptRecord[] }[];
 }
 
-export function bodyFields(body: Buffer): { body_text: string | null; body_base64: string | null } {
+export function bodyFields(body: Buffer): BodyFields {
   const text = body.toString('utf8');
   return Buffer.from(text, 'utf8').equals(body) ? { body_text: text, body_base64: null } : { body_text: null, body_base64: body.toString('base64') };
 }
@@ -84,14 +85,6 @@ export async function buildExport(deps: { store: Store; receiver: Receiver; hist
   // replacement keeps the text valid JSON.
   for (const s of knownSecrets(store, receiver)) text = text.split(s).join(SECRET_REMOVED);
   return text;
-}
-
-export interface ImportResult {
-  inboxes_created: number;
-  captures_added: number;
-  events_added: number;
-  deliveries_added: number;
-  skipped: number;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

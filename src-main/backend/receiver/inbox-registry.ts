@@ -9,35 +9,18 @@ import { parseSecret } from '../delivery/signing.js';
 import type { CaptureStore } from './capture-store.js';
 import type { CreateInboxInput, UpdateInboxInput } from './inbox-input.js';
 import { responseModeSchema } from './inbox-input.js';
-import { classifyUrl, linkedSubscriptions, staleSubscriptions, type ReceiverOrigins, type StaleSubscription } from './linked-subscriptions.js';
+import { classifyUrl, linkedSubscriptions, staleSubscriptions, type ReceiverOrigins } from './linked-subscriptions.js';
 import { describeResponse } from './response-mode.js';
 import { fingerprint, type SecretCandidate } from './verdict.js';
 import { DEFAULT_RESPONSE, type InboxRecord, type ReceiverData, type ReceiverLimits, type ResponseMode } from './types.js';
+import type { Inbox, StaleSubscription } from '../../shared/receiver-types.js';
 
 const PAST_URLS_KEPT = 20;
 /** webhook-ids remembered per inbox for duplicates and fail_first_n (oldest forgotten first). */
 const IDS_KEPT = 20_000;
 
-export interface InboxView {
-  id: string;
-  name: string;
-  created_at: string;
-  path: string;
-  local_url: string;
-  /** The inbox through the tunnel, when it is online. */
-  public_url: string | null;
-  secret: {
-    source: 'pasted' | 'linked' | 'none';
-    /** First 8 hex of sha256 of the secret in use (the first linked one when several). */
-    fingerprint: string | null;
-    /** False when the secret in use is not `whsec_` + base64 (verdicts will say invalid_secret_format). */
-    format_ok: boolean | null;
-    linked_subscription_ids: string[];
-  };
-  response: ResponseMode;
-  response_description: string;
-  capture_count: number;
-}
+/** An inbox as the console API shows it (its secret by fingerprint only). */
+export type InboxView = Inbox;
 
 /** A map that forgets its oldest keys past a size. */
 class BoundedCounts {

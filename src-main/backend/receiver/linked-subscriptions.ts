@@ -6,6 +6,7 @@
 // "Stale" subscriptions point at an inbox through an origin that no longer reaches it
 // (an old public URL, or a loopback port from an earlier run).
 import type { SubscriptionRecord } from '../store/schema.js';
+import type { StaleSubscription } from '../../shared/receiver-types.js';
 
 export interface ReceiverOrigins {
   /** http://127.0.0.1:<port> */
@@ -62,17 +63,6 @@ export function linkedSubscriptions(subs: Iterable<SubscriptionRecord>, inboxId:
     if (c && c.inboxId === inboxId && c.kind !== 'old_local') out.push(s);
   }
   return out;
-}
-
-export interface StaleSubscription {
-  public_id: string;
-  company_id: string;
-  url: string;
-  type: string;
-  inbox_id: string;
-  reason: 'old_public_url' | 'old_local_url';
-  /** Where "move" would point it: the public URL when online, else the local URL. */
-  new_url: string;
 }
 
 /** Subscriptions that point at an existing inbox through an origin that no longer reaches it. */

@@ -10,29 +10,12 @@ import { validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { fingerprint } from './verdict.js';
 import type { Capture } from './types.js';
+import type { ReplayInput, ReplayResult } from '../../shared/receiver-types.js';
 
 /** Headers that belong to one connection, or that the HTTP client sets itself. */
 export const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate']);
 const SIGNATURE_HEADERS = new Set(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
 const RESPONSE_KEEP = 64 * 1024;
-
-export interface ReplayInput {
-  url: string;
-  mode: 'exact' | 'resign';
-  /** resign only: the new body (text); the captured body when absent. */
-  body?: string;
-  /** resign only: the secret to sign with; the inbox's secret when absent. */
-  secret?: string;
-}
-
-export interface ReplayResult {
-  url: string;
-  mode: 'exact' | 'resign';
-  request: { method: string; headers: [string, string][]; body_size: number; secret_fingerprint: string | null };
-  response: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
-  error: string | null;
-  duration_ms: number;
-}
 
 export function checkTargetUrl(url: unknown, field = 'url'): string {
   if (typeof url !== 'string' || url.length > 2048) throw validationError([{ field, message: 'must be an http or https URL of at most 2,048 characters' }]);

@@ -2,7 +2,9 @@
 // event never makes every later write bigger. Append-only segments on disk, with a
 // small in-memory index; full attempt details (headers, bodies) are read back from
 // disk on demand. Finished deliveries beyond the retention cap are dropped oldest first.
-import type { DeliveryStatus, EventType } from './schema.js';
+import type { Attempt, Delivery, EventType, Page } from '../../shared/api-types.js';
+
+export type { Page } from '../../shared/api-types.js';
 
 export interface EventSummary {
   id: string;
@@ -14,44 +16,16 @@ export interface EventSummary {
   subscription_id: string | null;
 }
 
-export interface AttemptRecord {
-  delivery_id: string;
-  subscription_id: string;
-  /** 1-based. */
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string };
-  /** null when the request never got an answer (network error, timeout). */
-  response: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
-  /** The network error or timeout, for a person to read. */
-  error: string | null;
-  succeeded: boolean;
+/** An attempt as the API shows it (shared/api-types.ts), with the next attempt kept as epoch ms. */
+export interface AttemptRecord extends Omit<Attempt, 'next_attempt_at'> {
   /** When the next attempt is due (epoch ms), or null if none follows. */
   next_attempt_at: number | null;
 }
 
-export interface DeliverySummary {
-  id: string; // msg_… = webhook-id
-  event_id: string;
-  event_type: EventType;
-  subscription_id: string;
+/** A delivery as the API shows it (shared/api-types.ts), with its owner and the next attempt as epoch ms. */
+export interface DeliverySummary extends Omit<Delivery, 'next_attempt_at'> {
   company_id: string;
-  document_id: string | null;
-  url: string;
-  status: DeliveryStatus;
-  attempts: number;
-  created_at: string;
-  last_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  last_duration_ms: number | null;
   next_attempt_at: number | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  has_more: boolean;
 }
 
 export interface DeliveryFilter {

@@ -1,8 +1,12 @@
 // The shapes kept in the main store file (data.json). Only live state lives here:
 // what every write rewrites must stay small, so finished deliveries, their attempts
 // and past events go to the history log (history-log.ts), never to this file.
+import type { DocumentStatus, EventType, Notification as NotificationView, Recipient, Role, Subscription } from '../../shared/api-types.js';
 
-export type Role = 'admin' | 'member';
+// The wire pieces these records reuse (src-main/shared/api-types.ts), re-exported so the
+// backend keeps importing them from here.
+export { EVENT_TYPES } from '../../shared/api-types.js';
+export type { DeliveryStatus, DocumentStatus, EventType, Recipient, RecipientStatus, Role } from '../../shared/api-types.js';
 
 export interface Company {
   id: string; // co_…
@@ -31,42 +35,11 @@ export interface ApiKeyRecord {
   created_at: string;
 }
 
-export const EVENT_TYPES = [
-  'document.created',
-  'document.sent',
-  'document.viewed',
-  'document.recipient_completed',
-  'document.completed',
-  'document.declined',
-  'document.expired',
-  'document.voided',
-  'document.updated',
-  'document.reminded',
-  'webhook.test',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface SubscriptionRecord {
-  public_id: string; // wh_…
+/** The API's subscription, plus its owner and the secret it signs with. */
+export interface SubscriptionRecord extends Subscription {
   company_id: string;
-  url: string;
-  type: 'all' | EventType;
-  status: 'enabled';
   /** Needed to sign; never returned by the API after creation. */
   secret_key: string;
-  created_at: string;
-}
-
-export type DocumentStatus = 'DRAFT' | 'OUT_FOR_SIGNATURE' | 'COMPLETED' | 'DECLINED' | 'EXPIRED' | 'VOIDED';
-export type RecipientStatus = 'pending' | 'viewed' | 'completed' | 'declined';
-
-export interface Recipient {
-  public_id: string; // rcp_…
-  name: string;
-  email: string;
-  role: 'signer';
-  status: RecipientStatus;
-  completed_at: string | null;
 }
 
 export interface DocumentRecord {
@@ -90,8 +63,6 @@ export interface PendingEvent {
   body: string;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
-
 /** A delivery still to be attempted: the stored schedule, so a restart resumes it. */
 export interface PendingDelivery {
   id: string; // msg_…, also the webhook-id header
@@ -107,15 +78,9 @@ export interface PendingDelivery {
   created_at: string;
 }
 
-export interface Notification {
-  id: string; // ntf_…
+/** A notification as the console API lists it, plus its owner; the document's title is looked up when listed. */
+export interface Notification extends Omit<NotificationView, 'document_title'> {
   company_id: string;
-  document_id: string;
-  recipient_id: string;
-  name: string;
-  email: string;
-  kind: 'signature_request' | 'reminder';
-  created_at: string;
 }
 
 export interface DbData {

@@ -8,14 +8,7 @@
 // taking the app down (autostart never throws).
 import ngrok from '@ngrok/ngrok';
 import type { ChangeBus } from '../bus.js';
-
-export type TunnelStatus = 'off' | 'connecting' | 'online' | 'error' | 'offline';
-
-export interface TunnelState {
-  status: TunnelStatus;
-  public_url?: string;
-  message?: string;
-}
+import type { TunnelState } from '../../shared/receiver-types.js';
 
 export interface Tunnel {
   state(): TunnelState;

@@ -3,9 +3,9 @@
 // pause (so the list is not asked again on every key). The values come from the URL
 // and every change goes back to it (see filters.ts).
 import { useEffect, useId, useRef, useState } from 'react';
-import { EVENT_TYPES } from '../../api/types.js';
-import type { InspectorFilters } from '../../api/inspector-types.js';
-import { activeFilterCount, OUTCOME_LABELS, OUTCOMES, type FilterParam } from './filters.js';
+import { EVENT_TYPES } from '../../../src-main/shared/api-types.js';
+import { FILTER_OUTCOMES, type InspectorFilters } from '../../../src-main/shared/inspector-types.js';
+import { activeFilterCount, OUTCOME_LABELS, type FilterParam } from './filters.js';
 
 export interface FilterOptions {
   subscriptions: { id: string; label: string }[];
@@ -87,7 +87,7 @@ export function FilterBar({ filters, options, onChange, onClear, debounceMs = 30
         ))}
       </SelectFilter>
       <SelectFilter label="Outcome" param="outcome" value={filters.outcome} onChange={onChange} anyLabel="Any">
-        {OUTCOMES.map((o) => (
+        {FILTER_OUTCOMES.map((o) => (
           <option key={o} value={o}>
             {OUTCOME_LABELS[o]}
           </option>

@@ -3,7 +3,7 @@
 // SVG made of React elements, sized and coloured by SVG attributes and CSS classes only
 // (the page's CSP allows no inline style). Each minute has a title for hover, and the
 // whole chart a label with the totals for assistive tech.
-import type { InspectorStats, StatsBucket } from '../../api/inspector-types.js';
+import type { InspectorStats, StatsBucket } from '../../../src-main/shared/inspector-types.js';
 
 const W = 600;
 const H = 100;

@@ -1,7 +1,7 @@
 // The inspector's filters live in the page's query string, so that a reload, a link or
 // the back button keeps them. Short, readable parameter names; unknown or malformed
 // values are dropped rather than sent to the API.
-import type { InspectorFilters } from '../../api/inspector-types.js';
+import { FILTER_OUTCOMES, type InspectorFilters } from '../../../src-main/shared/inspector-types.js';
 
 /** URL parameter → API filter name. */
 export const FILTER_PARAMS = {
@@ -17,9 +17,8 @@ export const FILTER_PARAMS = {
 export type FilterParam = keyof typeof FILTER_PARAMS;
 
 const KINDS = ['delivery', 'capture'] as const;
-export const OUTCOMES = ['succeeded', 'failed', 'pending', 'cancelled', 'verified', 'unverified', 'duplicate'] as const;
 
-export const OUTCOME_LABELS: Record<(typeof OUTCOMES)[number], string> = {
+export const OUTCOME_LABELS: Record<(typeof FILTER_OUTCOMES)[number], string> = {
   succeeded: 'Succeeded (sent)',
   failed: 'Failed (sent)',
   pending: 'Pending or retrying (sent)',
@@ -35,7 +34,7 @@ export function filtersFromSearch(search: URLSearchParams): InspectorFilters {
   const kind = get('kind');
   if (kind && (KINDS as readonly string[]).includes(kind)) f.kind = kind as InspectorFilters['kind'];
   const outcome = get('outcome');
-  if (outcome && (OUTCOMES as readonly string[]).includes(outcome)) f.outcome = outcome as InspectorFilters['outcome'];
+  if (outcome && (FILTER_OUTCOMES as readonly string[]).includes(outcome)) f.outcome = outcome as InspectorFilters['outcome'];
   const event = get('event');
   if (event) f.event_type = event;
   const sub = get('subscription');

@@ -3,7 +3,8 @@
 // answers. The API's validation errors appear beside the field they name.
 import { useState, type FormEvent } from 'react';
 import { ApiRequestError } from '../../api/errors.js';
-import { useCreateInbox, useUpdateInbox, type Inbox, type InboxInput } from '../../api/receiver.js';
+import { useCreateInbox, useUpdateInbox } from '../../api/receiver.js';
+import type { Inbox, InboxInput } from '../../../src-main/shared/receiver-types.js';
 import { DEFAULT_MODE } from './inbox-text.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';

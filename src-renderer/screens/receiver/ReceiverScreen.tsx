@@ -3,7 +3,8 @@
 // "subscribe this inbox". What each inbox received is in the inspector.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { inboxListQuery, useDeleteInbox, type Inbox } from '../../api/receiver.js';
+import { inboxListQuery, useDeleteInbox } from '../../api/receiver.js';
+import type { Inbox } from '../../../src-main/shared/receiver-types.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

@@ -6,7 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { NGROK_AUTHTOKEN_SECRET } from '../../../src-main/shared/ipc-contract.js';
-import { tunnelQuery, useMoveSubscriptions, useStartTunnel, useStopTunnel, type MovedSubscription } from '../../api/receiver.js';
+import { tunnelQuery, useMoveSubscriptions, useStartTunnel, useStopTunnel } from '../../api/receiver.js';
+import type { MovedSubscription } from '../../../src-main/shared/receiver-types.js';
 import { messageOf } from '../../api/errors.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

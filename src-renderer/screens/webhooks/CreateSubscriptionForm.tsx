@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { useCreateSubscription } from '../../api/mutations.js';
 import { ApiRequestError } from '../../api/errors.js';
-import { EVENT_TYPES, type CreatedSubscription, type SubscriptionType } from '../../api/types.js';
+import { EVENT_TYPES, type CreatedSubscription, type SubscriptionType } from '../../../src-main/shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { fingerprintOf, rememberFingerprint } from './fingerprint.js';

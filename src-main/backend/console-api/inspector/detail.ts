@@ -11,6 +11,7 @@ import { bodyFields } from '../../receiver/export-import.js';
 import { summarize } from '../../receiver/receiver.js';
 import { attemptView, deliveryView } from '../../domain/views.js';
 import { captureRow, deliveryRow, type RowContext } from './rows.js';
+import type { CaptureDetail, CapturePair, DeliveryDetail } from '../../../shared/inspector-types.js';
 
 function header(c: Capture, name: string): string | undefined {
   return c.headers.find(([n]) => n.toLowerCase() === name)?.[1];
@@ -29,7 +30,7 @@ function inboxName(ctx: RowContext, id: string): string | null {
   return ctx.receiver.inboxes.record(id)?.name ?? null;
 }
 
-export async function deliveryDetail(ctx: RowContext, id: string) {
+export async function deliveryDetail(ctx: RowContext, id: string): Promise<DeliveryDetail> {
   const d = ctx.history.getDelivery(id);
   if (!d || d.company_id !== ctx.companyId) throw notFound('delivery');
   const [attempts, storedBody] = await Promise.all([ctx.history.getAttempts(id), ctx.history.getEventBody(d.event_id)]);
@@ -53,7 +54,7 @@ function captureOr404(ctx: RowContext, id: string): Capture {
   return c;
 }
 
-export function captureDetail(ctx: RowContext, id: string) {
+export function captureDetail(ctx: RowContext, id: string): CaptureDetail {
   const c = captureOr404(ctx, id);
   const { body, ...rest } = c;
   const fields = bodyFields(body);
@@ -85,7 +86,7 @@ export function matchAttempt(c: Capture, attempts: AttemptRecord[]): { attempt: 
   return before.length > 0 ? { attempt: before[before.length - 1], exact: false } : null;
 }
 
-export async function capturePair(ctx: RowContext, id: string) {
+export async function capturePair(ctx: RowContext, id: string): Promise<CapturePair> {
   const c = captureOr404(ctx, id);
   const d = ctx.deliveryOf(c);
   if (!d) throw notFound('local delivery for this capture (it was not sent by this service, or by another company)');
@@ -97,7 +98,6 @@ export async function capturePair(ctx: RowContext, id: string) {
     delivery_id: d.id,
     inbox: { id: c.inbox_id, name: inboxName(ctx, c.inbox_id) },
     match: m ? (m.exact ? 'exact' : 'nearest') : 'none',
-    /** Why `sent` is null: said for a person. */
     note: m ? null : 'The attempt that sent this request is not in the delivery log yet (it is logged once answered).',
     sent: m
       ? {

@@ -7,7 +7,8 @@
 import { validationError } from '../../errors.js';
 import type { DeliverySummary } from '../../store/history-types.js';
 import type { Capture } from '../../receiver/types.js';
-import { captureRow, deliveryRow, matches, newerFirst, timeOf, type InspectorFilter, type InspectorRow, type RowContext } from './rows.js';
+import type { FeedPage, InspectorRow } from '../../../shared/inspector-types.js';
+import { captureRow, deliveryRow, matches, newerFirst, timeOf, type InspectorFilter, type RowContext } from './rows.js';
 import { lastAtOrBefore, type DeliveryTimeIndex } from './time-index.js';
 
 /** Where a stream resumes: from its newest item, at a key (inclusive), or nowhere. */
@@ -90,11 +91,6 @@ function captureStart(list: CaptureItem[], pos: Pos): number {
   const at = { ms: pos.ms, kind: 'capture', id: pos.id };
   const i = list.findIndex((x) => newerFirst({ ms: x.ms, kind: 'capture', id: x.c.id }, at) >= 0);
   return i === -1 ? list.length : i;
-}
-
-export interface FeedPage {
-  data: InspectorRow[];
-  next_cursor: string | null;
 }
 
 export function feedPage(ctx: RowContext, index: DeliveryTimeIndex, f: InspectorFilter, cursor: FeedCursor, limit: number): FeedPage {

@@ -8,44 +8,9 @@ import { z } from 'zod';
 import type { DeliverySummary, HistoryLog } from '../../store/history-types.js';
 import type { Store } from '../../store/store.js';
 import type { Receiver } from '../../receiver/receiver.js';
-import type { Capture, VerdictReason } from '../../receiver/types.js';
+import type { Capture } from '../../receiver/types.js';
+import { FILTER_OUTCOMES, type InspectorRow, type RowOutcome } from '../../../shared/inspector-types.js';
 
-export type RowOutcome = 'succeeded' | 'failed' | 'pending' | 'cancelled' | 'verified' | 'unverified' | 'unchecked';
-
-export interface InspectorRow {
-  /** `d:<delivery id>` or `c:<capture id>`: unique across both kinds. */
-  ref: string;
-  kind: 'delivery' | 'capture';
-  id: string;
-  /** The time the list is ordered by: a delivery's creation, a capture's arrival. */
-  at: string;
-  event_type: string | null;
-  /** A delivery's own id (it is the webhook-id), a capture's webhook-id header. */
-  webhook_id: string | null;
-  event_id: string | null;
-  subscription_id: string | null;
-  inbox_id: string | null;
-  document_id: string | null;
-  method: string;
-  /** A delivery's URL; a capture's path (with its query). */
-  target: string;
-  outcome: RowOutcome;
-  /** The last answer's status (delivery) or what the inbox answered (capture). */
-  status_code: number | null;
-  /** The last attempt's duration (deliveries only). */
-  duration_ms: number | null;
-  /** Attempts made (delivery), or the how-many-th request with this webhook-id (capture). */
-  attempts: number;
-  verdict: VerdictReason | null;
-  duplicate: boolean;
-  error: string | null;
-  /** Body size in bytes (captures only). */
-  size: number | null;
-  /** A capture that a local delivery made: that delivery's id. */
-  delivery_id: string | null;
-}
-
-const OUTCOMES = ['succeeded', 'failed', 'pending', 'cancelled', 'verified', 'unverified', 'duplicate'] as const;
 const ID = z.string().trim().min(1).max(200);
 
 export const filterSchema = z.object({
@@ -53,7 +18,7 @@ export const filterSchema = z.object({
   event_type: ID.optional(),
   subscription_id: ID.optional(),
   inbox_id: ID.optional(),
-  outcome: z.enum(OUTCOMES).optional(),
+  outcome: z.enum(FILTER_OUTCOMES).optional(),
   document_id: ID.optional(),
   q: z.string().trim().min(1).max(200).optional(),
 });

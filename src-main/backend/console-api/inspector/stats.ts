@@ -6,36 +6,13 @@
 import { captureRow, deliveryRow, matches, timeOf, type InspectorFilter, type RowContext } from './rows.js';
 import { deliveries } from './feed.js';
 import type { DeliveryTimeIndex } from './time-index.js';
+import type { InspectorStats } from '../../../shared/inspector-types.js';
 
 export const BUCKET_MS = 60_000;
 /** Retries come hours later: deliveries made this long before the window are still looked at. */
 const LOOKBACK_MS = 6 * 3600_000;
 /** Bound on deliveries looked at for one chart (the newest first). */
 const SCAN_LIMIT = 100_000;
-
-export interface StatsBucket {
-  start: string;
-  succeeded: number;
-  failed: number;
-  /** Pending with at least one failed attempt: a retry is due. */
-  retrying: number;
-  /** Pending, not attempted yet. */
-  pending: number;
-  captures: number;
-  p50_ms: number | null;
-  p95_ms: number | null;
-}
-
-export interface InspectorStats {
-  minutes: number;
-  bucket_ms: number;
-  start: string;
-  end: string;
-  buckets: StatsBucket[];
-  totals: Omit<StatsBucket, 'start'>;
-  /** True when more deliveries existed than were looked at (SCAN_LIMIT). */
-  partial: boolean;
-}
 
 /** Nearest-rank percentile of an ascending list. */
 export function percentile(sorted: number[], p: number): number | null {

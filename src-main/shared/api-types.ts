@@ -1,5 +1,13 @@
-// The shapes the console reads: CONTRACT.md's public objects, plus what the console
-// API adds (document list, timeline, keys, notifications, status).
+// The JSON shapes the service API and the console API answer with (CONTRACT.md's public
+// objects, plus what the console API adds: document list, timeline, keys, notifications,
+// session, status) and the live stream's change references. One definition for both
+// sides: the backend builds these (domain/views.ts, console-api/*) and the renderer
+// reads them. Imported by the main process and the renderer (tsconfig.web.json includes
+// src-main/shared), so: type declarations and plain constants only, no Node or DOM types.
+// Storage records that carry more (company ids, secrets, epoch-ms schedules) stay in
+// backend/store and reuse these pieces.
+
+export type Role = 'admin' | 'member';
 
 export const DOCUMENT_STATUSES = ['DRAFT', 'OUT_FOR_SIGNATURE', 'COMPLETED', 'DECLINED', 'EXPIRED', 'VOIDED'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
@@ -23,7 +31,7 @@ export type SubscriptionType = 'all' | EventType;
 export type RecipientStatus = 'pending' | 'viewed' | 'completed' | 'declined';
 
 export interface Recipient {
-  public_id: string;
+  public_id: string; // rcp_…
   name: string;
   email: string;
   role: 'signer';
@@ -32,11 +40,12 @@ export interface Recipient {
 }
 
 export interface Document {
-  public_id: string;
+  public_id: string; // doc_…
   title: string;
   status: DocumentStatus;
   recipients: Recipient[];
   metadata: Record<string, unknown>;
+  /** `{app_url}/documents?d=<public_id>`: the document in the console. */
   url: string;
   created_at: string;
   updated_at: string;
@@ -48,13 +57,14 @@ export interface Page<T> {
 }
 
 export interface Subscription {
-  public_id: string;
+  public_id: string; // wh_…
   url: string;
   type: SubscriptionType;
   status: 'enabled';
   created_at: string;
 }
 
+/** POST /v2/webhooks: the only answer that ever carries the secret. */
 export interface CreatedSubscription extends Subscription {
   secret_key: string;
 }
@@ -62,7 +72,7 @@ export interface CreatedSubscription extends Subscription {
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface Delivery {
-  id: string;
+  id: string; // msg_… = webhook-id
   event_id: string;
   event_type: EventType;
   subscription_id: string;
@@ -81,18 +91,30 @@ export interface Delivery {
 export interface Attempt {
   delivery_id: string;
   subscription_id: string;
+  /** 1-based. */
   attempt: number;
   started_at: string;
   duration_ms: number;
   request: { method: 'POST'; url: string; headers: Record<string, string>; body: string };
+  /** null when the request never got an answer (network error, timeout). */
   response: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
+  /** The network error or timeout, for a person to read. */
   error: string | null;
   succeeded: boolean;
+  /** When the next attempt is due, or null if none follows. */
   next_attempt_at: string | null;
 }
 
 /** GET /v2/webhooks/{id}/deliveries/{delivery_id}: the summary with every attempt. */
 export type DeliveryWithAttempts = Delivery & { attempt_log: Attempt[] };
+
+/** POST /v2/webhooks/{id}/test. */
+export interface TestEventResult {
+  delivery_id: string;
+  event_id: string;
+  subscription_id: string;
+  status: 'pending';
+}
 
 export interface TimelineEvent {
   id: string;
@@ -101,7 +123,8 @@ export interface TimelineEvent {
   deliveries: Delivery[];
 }
 
-export type DocumentAction = 'send' | 'view' | 'complete' | 'decline' | 'expire' | 'void';
+export const DOCUMENT_ACTIONS = ['send', 'view', 'complete', 'decline', 'expire', 'void'] as const;
+export type DocumentAction = (typeof DOCUMENT_ACTIONS)[number];
 
 export interface AllowedActions {
   document: DocumentAction[];
@@ -116,7 +139,7 @@ export interface RemindResult {
 
 export interface ApiKey {
   id: string;
-  role: 'admin' | 'member';
+  role: Role;
   label: string;
   hint: string;
   company?: { id: string; name: string };
@@ -129,7 +152,7 @@ export interface CreatedApiKey extends ApiKey {
 }
 
 export interface Notification {
-  id: string;
+  id: string; // ntf_…
   document_id: string;
   recipient_id: string;
   name: string;
@@ -153,9 +176,23 @@ export interface ConsoleStatus {
   deliveries_in_flight: number;
 }
 
-export interface TestEventResult {
-  delivery_id: string;
-  event_id: string;
-  subscription_id: string;
-  status: 'pending';
+/** One entry of an error's `details.fields` (422 validation_error). */
+export interface FieldError {
+  field: string;
+  message: string;
 }
+
+/**
+ * What the live stream sends: small references (ids and kinds); listeners fetch details
+ * over the API. The backend's ChangeBus carries exactly these.
+ */
+export type Change =
+  | { kind: 'document'; company_id: string; id: string }
+  | { kind: 'subscription'; company_id: string; id: string; deleted?: boolean }
+  | { kind: 'event'; company_id: string; id: string; type: string; document_id: string | null }
+  | { kind: 'delivery'; company_id: string; id: string; subscription_id: string; status: string; document_id: string | null }
+  | { kind: 'notification'; company_id: string; id: string; document_id: string }
+  | { kind: 'api_key'; company_id: string; id: string }
+  | { kind: 'capture'; inbox_id: string; id: string }
+  | { kind: 'inbox'; id: string }
+  | { kind: 'tunnel'; state: string };
