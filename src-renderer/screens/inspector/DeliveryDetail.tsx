@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { deliveryDetailQuery, useRedeliver } from '../../api/inspector.js';
 import type { Attempt } from '../../../src-main/shared/api-types.js';
 import type { DeliveryDetail as Detail } from '../../../src-main/shared/inspector-types.js';
+import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Loading } from '../../components/States.js';
@@ -22,17 +23,7 @@ function AttemptItem({ a, open }: { a: Attempt; open: boolean }) {
     <li>
       <details className={`attempt ${a.succeeded ? 'attempt-ok' : 'attempt-failed'}`} open={open}>
         <summary className="attempt-head">
-          <strong>Attempt {a.attempt}</strong>
-          <span>{a.response ? `HTTP ${a.response.status}` : 'No response'}</span>
-          <span className="subtle">{a.duration_ms} ms</span>
-          <span className="subtle">
-            <Time iso={a.started_at} mode="exact" />
-          </span>
-          {a.next_attempt_at && (
-            <span className="subtle">
-              next <Time iso={a.next_attempt_at} />
-            </span>
-          )}
+          <AttemptFacts a={a} />
         </summary>
         <div className="attempt-body">
           {a.error && <p className="attempt-error">{a.error}</p>}

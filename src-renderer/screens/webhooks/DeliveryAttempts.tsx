@@ -4,9 +4,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { deliveryQuery } from '../../api/queries.js';
 import type { Attempt } from '../../../src-main/shared/api-types.js';
+import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Loading } from '../../components/States.js';
-import { Time } from '../../components/Time.js';
 
 const EXCERPT = 2000;
 
@@ -39,17 +39,7 @@ function AttemptItem({ a }: { a: Attempt }) {
   return (
     <li className={`attempt ${a.succeeded ? 'attempt-ok' : 'attempt-failed'}`}>
       <div className="attempt-head">
-        <strong>Attempt {a.attempt}</strong>
-        <span>{a.response ? `HTTP ${a.response.status}` : 'No response'}</span>
-        <span className="subtle">{a.duration_ms} ms</span>
-        <span className="subtle">
-          <Time iso={a.started_at} mode="exact" />
-        </span>
-        {a.next_attempt_at != null && (
-          <span className="subtle">
-            retry <Time iso={new Date(a.next_attempt_at).toISOString()} />
-          </span>
-        )}
+        <AttemptFacts a={a} />
       </div>
       {a.error && <p className="attempt-error">{a.error}</p>}
       {a.response && (

@@ -1,0 +1,23 @@
+// The one-line facts of a delivery attempt, the same in the webhook's delivery log and
+// in the inspector: its number, the answer (or none), how long it took, when it started
+// and, when another is due, when the retry comes.
+import type { Attempt } from '../../src-main/shared/api-types.js';
+import { Time } from './Time.js';
+
+export function AttemptFacts({ a }: { a: Attempt }) {
+  return (
+    <>
+      <strong>Attempt {a.attempt}</strong>
+      <span>{a.response ? `HTTP ${a.response.status}` : 'No response'}</span>
+      <span className="subtle">{a.duration_ms} ms</span>
+      <span className="subtle">
+        <Time iso={a.started_at} mode="exact" />
+      </span>
+      {a.next_attempt_at && (
+        <span className="subtle">
+          retry <Time iso={a.next_attempt_at} />
+        </span>
+      )}
+    </>
+  );
+}
