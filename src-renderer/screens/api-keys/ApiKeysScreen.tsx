@@ -9,6 +9,7 @@ import { ApiRequestError } from '../../api/errors.js';
 import type { ApiKey, CreatedApiKey } from '../../../src-main/shared/api-types.js';
 import { Badge } from '../../components/Badge.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { Modal } from '../../components/Modal.js';
@@ -48,53 +49,37 @@ export function ApiKeysScreen() {
         ) : keys.data.length === 0 ? (
           <EmptyState title="No keys." />
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">API keys, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((k) => (
-                  <tr key={k.id}>
-                    <td>
-                      {k.label}
-                      {k.current_console && (
-                        <>
-                          {' '}
-                          <Badge tone="info">this console</Badge>
-                        </>
-                      )}
-                    </td>
-                    <td>
-                      <Badge tone={k.role === 'admin' ? 'neutral' : 'muted'}>{k.role}</Badge>
-                    </td>
-                    <td className="mono cell-muted">{k.hint}</td>
-                    <td className="cell-muted nowrap">
-                      <Time iso={k.created_at} />
-                    </td>
-                    <td className="cell-actions">
-                      {k.current_console ? (
-                        <span className="subtle">In use by this console</span>
-                      ) : (
-                        <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.label} (${k.hint})`}>
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="API keys, newest first" columns={['Label', 'Role', 'Key', 'Created']} actions>
+            {keys.data.map((k) => (
+              <tr key={k.id}>
+                <td>
+                  {k.label}
+                  {k.current_console && (
+                    <>
+                      {' '}
+                      <Badge tone="info">this console</Badge>
+                    </>
+                  )}
+                </td>
+                <td>
+                  <Badge tone={k.role === 'admin' ? 'neutral' : 'muted'}>{k.role}</Badge>
+                </td>
+                <td className="mono cell-muted">{k.hint}</td>
+                <td className="cell-muted nowrap">
+                  <Time iso={k.created_at} />
+                </td>
+                <td className="cell-actions">
+                  {k.current_console ? (
+                    <span className="subtle">In use by this console</span>
+                  ) : (
+                    <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.label} (${k.hint})`}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
       {made && (

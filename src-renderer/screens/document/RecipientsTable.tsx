@@ -3,6 +3,7 @@
 import { useTransition } from '../../api/mutations.js';
 import type { AllowedActions, Document, DocumentAction } from '../../../src-main/shared/api-types.js';
 import { RecipientStatusBadge } from '../../components/Badge.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Time } from '../../components/Time.js';
 
@@ -12,53 +13,37 @@ export function RecipientsTable({ doc, allowed }: { doc: Document; allowed: Allo
   const transition = useTransition(doc.public_id);
   return (
     <>
-      <div className="table-wrap">
-        <table className="table">
-          <caption className="visually-hidden">Recipients</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Status</th>
-              <th scope="col">Completed</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+      <DataTable caption="Recipients" columns={['Name', 'Email', 'Status', 'Completed']} actions>
+        {doc.recipients.map((r) => {
+          const actions = allowed?.recipients[r.public_id] ?? [];
+          return (
+            <tr key={r.public_id}>
+              <td>{r.name}</td>
+              <td className="cell-muted">{r.email}</td>
+              <td>
+                <RecipientStatusBadge status={r.status} />
+              </td>
+              <td className="cell-muted">
+                <Time iso={r.completed_at} />
+              </td>
+              <td className="cell-actions">
+                {actions.map((a) => (
+                  <button
+                    key={a}
+                    type="button"
+                    className={a === 'decline' ? 'btn btn-small btn-ghost-danger' : 'btn btn-small'}
+                    disabled={transition.isPending}
+                    aria-label={`${LABEL[a] ?? a} as ${r.name}`}
+                    onClick={() => transition.mutate({ action: a, recipientId: r.public_id })}
+                  >
+                    {LABEL[a] ?? a}
+                  </button>
+                ))}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {doc.recipients.map((r) => {
-              const actions = allowed?.recipients[r.public_id] ?? [];
-              return (
-                <tr key={r.public_id}>
-                  <td>{r.name}</td>
-                  <td className="cell-muted">{r.email}</td>
-                  <td>
-                    <RecipientStatusBadge status={r.status} />
-                  </td>
-                  <td className="cell-muted">
-                    <Time iso={r.completed_at} />
-                  </td>
-                  <td className="cell-actions">
-                    {actions.map((a) => (
-                      <button
-                        key={a}
-                        type="button"
-                        className={a === 'decline' ? 'btn btn-small btn-ghost-danger' : 'btn btn-small'}
-                        disabled={transition.isPending}
-                        aria-label={`${LABEL[a] ?? a} as ${r.name}`}
-                        onClick={() => transition.mutate({ action: a, recipientId: r.public_id })}
-                      >
-                        {LABEL[a] ?? a}
-                      </button>
-                    ))}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </DataTable>
       {transition.error != null && <ErrorNotice error={transition.error} />}
     </>
   );

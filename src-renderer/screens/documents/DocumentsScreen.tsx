@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { documentListQuery } from '../../api/queries.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../../../src-main/shared/api-types.js';
 import { DocumentStatusBadge, documentStatusLabel } from '../../components/Badge.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
@@ -86,46 +87,32 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
   }
   return (
     <>
-      <div className="table-wrap">
-        <table className="table">
-          <caption className="visually-hidden">Documents, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Status</th>
-              <th scope="col">Recipients</th>
-              <th scope="col">Updated</th>
-              <th scope="col">ID</th>
+      <DataTable caption="Documents, newest first" columns={['Title', 'Status', 'Recipients', 'Updated', 'ID']}>
+        {data.map((d) => {
+          const signed = d.recipients.filter((r) => r.status === 'completed').length;
+          return (
+            <tr key={d.public_id}>
+              <td className="cell-title">
+                <Link to={href('/documents', { d: d.public_id })}>{d.title}</Link>
+              </td>
+              <td>
+                <DocumentStatusBadge status={d.status} />
+              </td>
+              <td className="cell-muted">
+                <span className="truncate">{d.recipients.map((r) => r.name).join(', ')}</span>
+                <span className="subtle nowrap">
+                  {' '}
+                  · {signed}/{d.recipients.length} signed
+                </span>
+              </td>
+              <td className="cell-muted nowrap">
+                <Time iso={d.updated_at} />
+              </td>
+              <td className="mono cell-muted">{d.public_id}</td>
             </tr>
-          </thead>
-          <tbody>
-            {data.map((d) => {
-              const signed = d.recipients.filter((r) => r.status === 'completed').length;
-              return (
-                <tr key={d.public_id}>
-                  <td className="cell-title">
-                    <Link to={href('/documents', { d: d.public_id })}>{d.title}</Link>
-                  </td>
-                  <td>
-                    <DocumentStatusBadge status={d.status} />
-                  </td>
-                  <td className="cell-muted">
-                    <span className="truncate">{d.recipients.map((r) => r.name).join(', ')}</span>
-                    <span className="subtle nowrap">
-                      {' '}
-                      · {signed}/{d.recipients.length} signed
-                    </span>
-                  </td>
-                  <td className="cell-muted nowrap">
-                    <Time iso={d.updated_at} />
-                  </td>
-                  <td className="mono cell-muted">{d.public_id}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </DataTable>
       <Pager label="Documents" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].public_id)} />
     </>
   );

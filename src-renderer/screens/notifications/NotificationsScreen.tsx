@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { notificationsQuery } from '../../api/queries.js';
 import { Badge } from '../../components/Badge.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
@@ -46,38 +47,25 @@ function NotificationTable({ documentId }: { documentId?: string }) {
   if (data.length === 0 && !pager.hasPrev) return <EmptyState title="No notifications yet.">Sending a document or a reminder makes some.</EmptyState>;
   return (
     <>
-      <div className="table-wrap">
-        <table className="table">
-          <caption className="visually-hidden">Notifications, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Sent</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Recipient</th>
-              <th scope="col">Document</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((n) => (
-              <tr key={n.id}>
-                <td className="cell-muted nowrap">
-                  <Time iso={n.created_at} />
-                </td>
-                <td>
-                  <Badge tone={n.kind === 'reminder' ? 'warning' : 'info'}>{KIND[n.kind] ?? n.kind}</Badge>
-                </td>
-                <td>
-                  {n.name} <span className="subtle">&lt;{n.email}&gt;</span>
-                </td>
-                <td>
-                  <Link to={href('/documents', { d: n.document_id })}>{n.document_title ?? n.document_id}</Link>
-                  <span className="mono subtle cell-id">{n.document_id}</span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Notifications, newest first" columns={['Sent', 'Kind', 'Recipient', 'Document']}>
+        {data.map((n) => (
+          <tr key={n.id}>
+            <td className="cell-muted nowrap">
+              <Time iso={n.created_at} />
+            </td>
+            <td>
+              <Badge tone={n.kind === 'reminder' ? 'warning' : 'info'}>{KIND[n.kind] ?? n.kind}</Badge>
+            </td>
+            <td>
+              {n.name} <span className="subtle">&lt;{n.email}&gt;</span>
+            </td>
+            <td>
+              <Link to={href('/documents', { d: n.document_id })}>{n.document_title ?? n.document_id}</Link>
+              <span className="mono subtle cell-id">{n.document_id}</span>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <Pager label="Notifications" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].id)} />
     </>
   );

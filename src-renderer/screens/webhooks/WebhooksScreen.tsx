@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { deliveryPageQuery, inboxesQuery, subscriptionListQuery } from '../../api/queries.js';
 import type { Subscription } from '../../../src-main/shared/api-types.js';
 import { Badge, DeliveryStatusBadge } from '../../components/Badge.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
@@ -56,26 +57,11 @@ function SubscriptionTable() {
   }
   return (
     <>
-      <div className="table-wrap">
-        <table className="table">
-          <caption className="visually-hidden">Webhook subscriptions, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Endpoint URL</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Secret</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last delivery</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((s) => (
-              <SubscriptionRow key={s.public_id} sub={s} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Webhook subscriptions, oldest first" columns={['Endpoint URL', 'Type', 'Status', 'Secret', 'Created', 'Last delivery']}>
+        {data.map((s) => (
+          <SubscriptionRow key={s.public_id} sub={s} />
+        ))}
+      </DataTable>
       <Pager label="Subscriptions" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].public_id)} />
     </>
   );
