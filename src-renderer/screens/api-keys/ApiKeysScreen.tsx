@@ -8,6 +8,7 @@ import { useCreateApiKey, useRevokeApiKey } from '../../api/mutations.js';
 import { ApiRequestError } from '../../api/errors.js';
 import type { ApiKey, CreatedApiKey } from '../../../src-main/shared/api-types.js';
 import { Badge } from '../../components/Badge.js';
+import { Card } from '../../components/Card.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -32,16 +33,10 @@ export function ApiKeysScreen() {
           Keys authenticate calls to the service API (<span className="mono">X-Api-Key</span>). Admins may manage webhooks; members may not.
         </p>
       </PageHeader>
-      <section className="card" aria-labelledby="new-key">
-        <h2 id="new-key" className="card-title">
-          New key
-        </h2>
+      <Card title="New key">
         <CreateKeyForm onCreated={setMade} />
-      </section>
-      <section className="card card-flush" aria-labelledby="keys">
-        <h2 id="keys" className="card-title card-title-pad">
-          Keys
-        </h2>
+      </Card>
+      <Card title="Keys" flush>
         {keys.isPending ? (
           <Loading what="keys" />
         ) : keys.isError ? (
@@ -81,7 +76,7 @@ export function ApiKeysScreen() {
             ))}
           </DataTable>
         )}
-      </section>
+      </Card>
       {made && (
         <Modal
           title="API key created"

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { actionsQuery, documentQuery } from '../../api/queries.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { DocumentStatusBadge } from '../../components/Badge.js';
+import { Card } from '../../components/Card.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -57,10 +58,7 @@ export function DocumentScreen({ id }: { id: string }) {
       </PageHeader>
 
       <div className="grid-2">
-        <section className="card" aria-labelledby="doc-details">
-          <h2 id="doc-details" className="card-title">
-            Details
-          </h2>
+        <Card title="Details">
           <TitleForm doc={d} />
           <div className="kv">
             <span className="kv-key">Document URL</span>
@@ -69,37 +67,25 @@ export function DocumentScreen({ id }: { id: string }) {
               <CopyButton value={d.url} what="document URL" />
             </span>
           </div>
-        </section>
+        </Card>
 
-        <section className="card" aria-labelledby="doc-actions">
-          <h2 id="doc-actions" className="card-title">
-            Actions
-          </h2>
+        <Card title="Actions">
           <DocumentActions doc={d} allowed={allowed.data} />
           {allowed.isError && <ErrorNotice error={allowed.error} />}
-        </section>
+        </Card>
       </div>
 
-      <section className="card" aria-labelledby="doc-recipients">
-        <h2 id="doc-recipients" className="card-title">
-          Recipients
-        </h2>
+      <Card title="Recipients">
         <RecipientsTable doc={d} allowed={allowed.data} />
-      </section>
+      </Card>
 
       <div className="grid-2 grid-wide-left">
-        <section className="card" aria-labelledby="doc-timeline">
-          <h2 id="doc-timeline" className="card-title">
-            Timeline
-          </h2>
+        <Card title="Timeline">
           <Timeline documentId={d.public_id} />
-        </section>
-        <section className="card" aria-labelledby="doc-metadata">
-          <h2 id="doc-metadata" className="card-title">
-            Metadata
-          </h2>
+        </Card>
+        <Card title="Metadata">
           <MetadataEditor key={d.public_id} doc={d} />
-        </section>
+        </Card>
       </div>
     </>
   );

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { inboxListQuery, useDeleteInbox } from '../../api/receiver.js';
 import type { Inbox } from '../../../src-main/shared/receiver-types.js';
+import { Card } from '../../components/Card.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -87,16 +88,10 @@ export function ReceiverScreen() {
       <PageHeader title="Receiver">
         <p className="page-lede">Inboxes that capture every request byte for byte, verify its signature, and answer the way you tell them to.</p>
       </PageHeader>
-      <section className="card" aria-labelledby="tunnel-title">
-        <h2 id="tunnel-title" className="card-title">
-          Tunnel
-        </h2>
+      <Card title="Tunnel">
         <TunnelPanel />
-      </section>
-      <section className="card card-flush" aria-labelledby="inboxes-title">
-        <h2 id="inboxes-title" className="card-title card-title-pad">
-          Inboxes
-        </h2>
+      </Card>
+      <Card title="Inboxes" flush>
         {inboxes.isPending ? (
           <Loading what="inboxes" />
         ) : inboxes.isError ? (
@@ -110,18 +105,15 @@ export function ReceiverScreen() {
             ))}
           </ul>
         )}
-      </section>
-      <section className="card" aria-labelledby="new-inbox">
-        <h2 id="new-inbox" className="card-title">
-          New inbox
-        </h2>
+      </Card>
+      <Card title="New inbox">
         <InboxForm onDone={setMade} />
         {made && (
           <p className="action-result" role="status">
             Made {made.name}: <span className="mono">{made.local_url}</span>
           </p>
         )}
-      </section>
+      </Card>
       {editing && (
         <Modal title={`Edit ${editing.name}`} onClose={() => setEditing(null)} wide>
           <InboxForm inbox={editing} onDone={() => setEditing(null)} onCancel={() => setEditing(null)} />

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { deliveryPageQuery, inboxesQuery, subscriptionListQuery } from '../../api/queries.js';
 import type { Subscription } from '../../../src-main/shared/api-types.js';
 import { Badge, DeliveryStatusBadge } from '../../components/Badge.js';
+import { Card } from '../../components/Card.js';
 import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -29,18 +30,12 @@ export function WebhooksScreen() {
       <PageHeader title="Webhooks" crumbs={WEBHOOK_CRUMBS.slice(0, 2)}>
         <p className="page-lede">Subscriptions receive a signed POST for each document event they want.</p>
       </PageHeader>
-      <section className="card" aria-labelledby="new-sub">
-        <h2 id="new-sub" className="card-title">
-          New subscription
-        </h2>
+      <Card title="New subscription">
         <CreateSubscriptionForm onCreated={setCreated} suggestion={suggestion} />
-      </section>
-      <section className="card card-flush" aria-labelledby="subs">
-        <h2 id="subs" className="card-title card-title-pad">
-          Subscriptions
-        </h2>
+      </Card>
+      <Card title="Subscriptions" flush>
         <SubscriptionTable />
-      </section>
+      </Card>
       {created && <SecretDialog subscription={created.subscription} fingerprint={created.fingerprint} onClose={() => setCreated(null)} />}
     </>
   );
