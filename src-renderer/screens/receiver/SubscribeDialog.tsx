@@ -2,12 +2,13 @@
 // (its public URL when the tunnel is online, else its local URL), whose secret the
 // inbox then verifies with. The secret is not shown: only its fingerprint.
 import { useState } from 'react';
-import { EVENT_TYPES, type SubscriptionType } from '../../../src-main/shared/api-types.js';
+import type { SubscriptionType } from '../../../src-main/shared/api-types.js';
 import { useSubscribeInbox } from '../../api/receiver.js';
 import type { Inbox, SubscribeResult } from '../../../src-main/shared/receiver-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { Modal } from '../../components/Modal.js';
+import { SubscriptionTypeSelect } from '../../components/SubscriptionTypeSelect.js';
 import { Link, href } from '../../router.js';
 
 export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () => void }) {
@@ -61,14 +62,7 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
       ) : (
         <>
           <Field label="Subscription type" hint="Which events it receives.">
-            <select value={type} onChange={(e) => setType(e.target.value as SubscriptionType)} data-autofocus>
-              <option value="all">all</option>
-              {EVENT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
+            <SubscriptionTypeSelect value={type} onChange={setType} data-autofocus />
           </Field>
           {subscribe.error != null && <ErrorNotice error={subscribe.error} title="Not subscribed." />}
         </>

@@ -4,9 +4,10 @@
 import { useState, type FormEvent } from 'react';
 import { useCreateSubscription } from '../../api/mutations.js';
 import { ApiRequestError } from '../../api/errors.js';
-import { EVENT_TYPES, type CreatedSubscription, type SubscriptionType } from '../../../src-main/shared/api-types.js';
+import type { CreatedSubscription, SubscriptionType } from '../../../src-main/shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
+import { SubscriptionTypeSelect } from '../../components/SubscriptionTypeSelect.js';
 import { fingerprintOf, rememberFingerprint } from './fingerprint.js';
 
 export interface Created {
@@ -45,14 +46,7 @@ export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (
         <input type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks" autoComplete="off" spellCheck={false} />
       </Field>
       <Field label="Subscription type" error={typeError}>
-        <select value={type} onChange={(e) => setType(e.target.value as SubscriptionType)}>
-          <option value="all">all</option>
-          {EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
+        <SubscriptionTypeSelect value={type} onChange={setType} />
       </Field>
       <div className="create-form-submit">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
