@@ -8,6 +8,7 @@ import { captureCurl, captureDetailQuery } from '../../api/inspector.js';
 import { inboxListQuery } from '../../api/receiver.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Fact } from '../../components/Fact.js';
 import { Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
 import { Link, href } from '../../router.js';
@@ -52,57 +53,34 @@ export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captu
       </div>
       {replaying && <ReplayForm captureId={c.id} bodyText={c.body_text} inboxes={inboxes.data ?? []} fromInbox={c.inbox_id} onClose={() => setReplaying(false)} />}
       <dl className="detail-facts">
-        <div>
-          <dt>Received</dt>
-          <dd>
-            <Time iso={c.received_at} mode="exact" />
-          </dd>
-        </div>
-        <div>
-          <dt>Inbox</dt>
-          <dd>
-            <Link to={href('/receiver')}>{inbox.name ?? inbox.id}</Link>
-          </dd>
-        </div>
-        <div>
-          <dt>Answered</dt>
-          <dd>{answerText(c.response)}</dd>
-        </div>
-        <div>
-          <dt>Size</dt>
-          <dd>
-            {c.size} bytes{c.body_truncated ? ' (over the limit: only the start was kept)' : ''}
-          </dd>
-        </div>
+        <Fact label="Received">
+          <Time iso={c.received_at} mode="exact" />
+        </Fact>
+        <Fact label="Inbox">
+          <Link to={href('/receiver')}>{inbox.name ?? inbox.id}</Link>
+        </Fact>
+        <Fact label="Answered">{answerText(c.response)}</Fact>
+        <Fact label="Size">
+          {c.size} bytes{c.body_truncated ? ' (over the limit: only the start was kept)' : ''}
+        </Fact>
         {c.webhook_id && (
-          <div>
-            <dt>webhook-id</dt>
-            <dd className="mono">
-              {c.webhook_id} <CopyButton value={c.webhook_id} what="webhook-id" />
-              {c.attempt_for_id > 1 && <span className="subtle"> · request {c.attempt_for_id} with it</span>}
-            </dd>
-          </div>
+          <Fact label="webhook-id" className="mono">
+            {c.webhook_id} <CopyButton value={c.webhook_id} what="webhook-id" />
+            {c.attempt_for_id > 1 && <span className="subtle"> · request {c.attempt_for_id} with it</span>}
+          </Fact>
         )}
         {delivery && (
-          <div>
-            <dt>Sent by</dt>
-            <dd className="mono">
-              delivery {delivery.id}
-              {delivery.document_id && (
-                <>
-                  {' · '}
-                  <Link to={href('/documents', { d: delivery.document_id })}>{delivery.document_id}</Link>
-                </>
-              )}
-            </dd>
-          </div>
+          <Fact label="Sent by" className="mono">
+            delivery {delivery.id}
+            {delivery.document_id && (
+              <>
+                {' · '}
+                <Link to={href('/documents', { d: delivery.document_id })}>{delivery.document_id}</Link>
+              </>
+            )}
+          </Fact>
         )}
-        {c.remote_address && (
-          <div>
-            <dt>From</dt>
-            <dd className="mono">{c.remote_address}</dd>
-          </div>
-        )}
+        {c.remote_address && <Fact label="From" className="mono">{c.remote_address}</Fact>}
       </dl>
       <section className="detail-section" aria-label="Request headers">
         <h3 className="detail-h">Headers</h3>

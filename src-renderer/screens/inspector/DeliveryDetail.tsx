@@ -8,6 +8,7 @@ import type { DeliveryDetail as Detail } from '../../../src-main/shared/inspecto
 import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Fact } from '../../components/Fact.js';
 import { Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
 import { Link, href } from '../../router.js';
@@ -109,47 +110,26 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
       {redeliver.error != null && <ErrorNotice error={redeliver.error} title="Not redelivered." />}
       {d.delivery.last_error && <p className="notice notice-error">{d.delivery.last_error}</p>}
       <dl className="detail-facts">
-        <div>
-          <dt>webhook-id</dt>
-          <dd className="mono">
-            {d.delivery.id} <CopyButton value={d.delivery.id} what="webhook-id" />
-          </dd>
-        </div>
-        <div>
-          <dt>URL</dt>
-          <dd className="mono break">{d.delivery.url}</dd>
-        </div>
-        <div>
-          <dt>Subscription</dt>
-          <dd className="mono">
-            {d.subscription ? <Link to={href(`/settings/webhooks/${encodeURIComponent(d.subscription.public_id)}`)}>{d.subscription.public_id}</Link> : `${d.delivery.subscription_id} (deleted)`}
-          </dd>
-        </div>
+        <Fact label="webhook-id" className="mono">
+          {d.delivery.id} <CopyButton value={d.delivery.id} what="webhook-id" />
+        </Fact>
+        <Fact label="URL" className="mono break">{d.delivery.url}</Fact>
+        <Fact label="Subscription" className="mono">
+          {d.subscription ? <Link to={href(`/settings/webhooks/${encodeURIComponent(d.subscription.public_id)}`)}>{d.subscription.public_id}</Link> : `${d.delivery.subscription_id} (deleted)`}
+        </Fact>
         {d.delivery.document_id && (
-          <div>
-            <dt>Document</dt>
-            <dd className="mono">
-              <Link to={href('/documents', { d: d.delivery.document_id })}>{d.delivery.document_id}</Link>
-            </dd>
-          </div>
+          <Fact label="Document" className="mono">
+            <Link to={href('/documents', { d: d.delivery.document_id })}>{d.delivery.document_id}</Link>
+          </Fact>
         )}
-        <div>
-          <dt>Event</dt>
-          <dd className="mono">{d.delivery.event_id}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>
-            <Time iso={d.delivery.created_at} mode="exact" />
-          </dd>
-        </div>
+        <Fact label="Event" className="mono">{d.delivery.event_id}</Fact>
+        <Fact label="Created">
+          <Time iso={d.delivery.created_at} mode="exact" />
+        </Fact>
         {d.delivery.next_attempt_at && (
-          <div>
-            <dt>Next attempt</dt>
-            <dd>
-              <Time iso={d.delivery.next_attempt_at} />
-            </dd>
-          </div>
+          <Fact label="Next attempt">
+            <Time iso={d.delivery.next_attempt_at} />
+          </Fact>
         )}
       </dl>
       <section className="detail-section" aria-label="Where it landed">

@@ -2,6 +2,7 @@
 // message for this capture, and the facts behind it (which secret, from where, how old
 // the timestamp was). The duplicate flag is beside the verdict, never instead of it.
 import type { Verdict } from '../../../src-main/shared/receiver-types.js';
+import { Fact } from '../../components/Fact.js';
 import { Link, href } from '../../router.js';
 import { describeAge, verdictWords } from './verdict-text.js';
 
@@ -21,29 +22,18 @@ export function VerdictPanel({ verdict, duplicate, attemptForId }: { verdict: Ve
       {verdict && verdict.message && verdict.message !== words.explain && <p className="verdict-message">{verdict.message}</p>}
       {verdict && (
         <dl className="verdict-facts">
-          <div>
-            <dt>Secret</dt>
-            <dd>
-              {source}
-              {verdict.secret_fingerprint && <span className="mono"> · fingerprint {verdict.secret_fingerprint}</span>}
-            </dd>
-          </div>
+          <Fact label="Secret">
+            {source}
+            {verdict.secret_fingerprint && <span className="mono"> · fingerprint {verdict.secret_fingerprint}</span>}
+          </Fact>
           {verdict.subscription_id && (
-            <div>
-              <dt>Subscription</dt>
-              <dd>
-                <Link to={href(`/settings/webhooks/${encodeURIComponent(verdict.subscription_id)}`)} className="mono">
-                  {verdict.subscription_id}
-                </Link>
-              </dd>
-            </div>
+            <Fact label="Subscription">
+              <Link to={href(`/settings/webhooks/${encodeURIComponent(verdict.subscription_id)}`)} className="mono">
+                {verdict.subscription_id}
+              </Link>
+            </Fact>
           )}
-          {age && (
-            <div>
-              <dt>Timestamp</dt>
-              <dd>{age}</dd>
-            </div>
-          )}
+          {age && <Fact label="Timestamp">{age}</Fact>}
         </dl>
       )}
       {duplicate && (

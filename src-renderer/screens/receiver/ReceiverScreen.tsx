@@ -9,6 +9,7 @@ import { Card } from '../../components/Card.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Fact } from '../../components/Fact.js';
 import { Modal } from '../../components/Modal.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';
@@ -41,34 +42,22 @@ function InboxItem({ inbox, onEdit, onSubscribe, onDelete }: { inbox: Inbox; onE
         </span>
       </div>
       <dl className="inbox-facts">
-        <div>
-          <dt>Local URL</dt>
-          <dd>
-            <span className="mono inbox-url">{inbox.local_url}</span> <CopyButton value={inbox.local_url} what={`local URL of ${inbox.name}`} />
-          </dd>
-        </div>
-        <div>
-          <dt>Public URL</dt>
-          <dd>
-            {inbox.public_url ? (
-              <>
-                <span className="mono inbox-url">{inbox.public_url}</span> <CopyButton value={inbox.public_url} what={`public URL of ${inbox.name}`} />
-              </>
-            ) : (
-              <span className="subtle">none: the tunnel is not online</span>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Verifies with</dt>
-          <dd>
-            <SecretState inbox={inbox} />
-          </dd>
-        </div>
-        <div>
-          <dt>Answers</dt>
-          <dd>{inbox.response_description}</dd>
-        </div>
+        <Fact label="Local URL">
+          <span className="mono inbox-url">{inbox.local_url}</span> <CopyButton value={inbox.local_url} what={`local URL of ${inbox.name}`} />
+        </Fact>
+        <Fact label="Public URL">
+          {inbox.public_url ? (
+            <>
+              <span className="mono inbox-url">{inbox.public_url}</span> <CopyButton value={inbox.public_url} what={`public URL of ${inbox.name}`} />
+            </>
+          ) : (
+            <span className="subtle">none: the tunnel is not online</span>
+          )}
+        </Fact>
+        <Fact label="Verifies with">
+          <SecretState inbox={inbox} />
+        </Fact>
+        <Fact label="Answers">{inbox.response_description}</Fact>
       </dl>
     </li>
   );

@@ -11,6 +11,7 @@ import type { MovedSubscription } from '../../../src-main/shared/receiver-types.
 import { messageOf } from '../../api/errors.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Fact } from '../../components/Fact.js';
 import { Field } from '../../components/Field.js';
 import { Loading } from '../../components/States.js';
 import { desktopBridge } from '../../platform.js';
@@ -91,19 +92,13 @@ export function TunnelPanel() {
         </span>
       </div>
       <dl className="detail-facts tunnel-urls">
-        <div>
-          <dt>Local URL</dt>
-          <dd className="mono">
-            {t.local_url} <CopyButton value={t.local_url} what="local URL" />
-          </dd>
-        </div>
+        <Fact label="Local URL" className="mono">
+          {t.local_url} <CopyButton value={t.local_url} what="local URL" />
+        </Fact>
         {t.public_url && (
-          <div>
-            <dt>Public URL</dt>
-            <dd className="mono">
-              {t.public_url} <CopyButton value={t.public_url} what="public URL" />
-            </dd>
-          </div>
+          <Fact label="Public URL" className="mono">
+            {t.public_url} <CopyButton value={t.public_url} what="public URL" />
+          </Fact>
         )}
       </dl>
       {running ? (

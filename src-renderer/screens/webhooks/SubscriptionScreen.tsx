@@ -10,6 +10,7 @@ import { Badge } from '../../components/Badge.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { Fact } from '../../components/Fact.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
@@ -62,32 +63,17 @@ export function SubscriptionScreen({ id }: { id: string }) {
         }
       >
         <dl className="meta-list">
-          <div>
-            <dt>ID</dt>
-            <dd>
-              <span className="mono">{s.public_id}</span> <CopyButton value={s.public_id} what="subscription ID" />
-            </dd>
-          </div>
-          <div>
-            <dt>Type</dt>
-            <dd className="mono">{s.type}</dd>
-          </div>
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <Badge tone="success">{s.status}</Badge>
-            </dd>
-          </div>
-          <div>
-            <dt>Secret fingerprint</dt>
-            <dd>{fp ? <span className="mono">{fp}</span> : <span className="subtle">not kept in this browser</span>}</dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <Time iso={s.created_at} mode="exact" />
-            </dd>
-          </div>
+          <Fact label="ID">
+            <span className="mono">{s.public_id}</span> <CopyButton value={s.public_id} what="subscription ID" />
+          </Fact>
+          <Fact label="Type" className="mono">{s.type}</Fact>
+          <Fact label="Status">
+            <Badge tone="success">{s.status}</Badge>
+          </Fact>
+          <Fact label="Secret fingerprint">{fp ? <span className="mono">{fp}</span> : <span className="subtle">not kept in this browser</span>}</Fact>
+          <Fact label="Created">
+            <Time iso={s.created_at} mode="exact" />
+          </Fact>
         </dl>
       </PageHeader>
       {test.isSuccess && (
