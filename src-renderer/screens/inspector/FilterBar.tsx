@@ -51,7 +51,10 @@ function TextFilter(props: { label: string; param: FilterParam; value: string | 
   );
 }
 
-function SelectFilter(props: { label: string; param: FilterParam; value: string | undefined; onChange: FilterBarProps['onChange']; children: React.ReactNode; anyLabel: string }) {
+/** A choice as [value, label]. */
+type Choice = readonly [string, string];
+
+function SelectFilter(props: { label: string; param: FilterParam; value: string | undefined; onChange: FilterBarProps['onChange']; choices: readonly Choice[]; anyLabel: string }) {
   const id = useId();
   return (
     <div className="filter">
@@ -60,11 +63,20 @@ function SelectFilter(props: { label: string; param: FilterParam; value: string 
       </label>
       <select id={id} value={props.value ?? ''} onChange={(e) => props.onChange(props.param, e.target.value || undefined)}>
         <option value="">{props.anyLabel}</option>
-        {props.children}
+        {props.choices.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
       </select>
     </div>
   );
 }
+
+const DIRECTIONS: readonly Choice[] = [
+  ['delivery', 'Sent'],
+  ['capture', 'Received'],
+];
 
 export function FilterBar({ filters, options, onChange, onClear, debounceMs = 300 }: FilterBarProps) {
   const count = activeFilterCount(filters);
@@ -75,38 +87,11 @@ export function FilterBar({ filters, options, onChange, onClear, debounceMs = 30
   return (
     <form className="filter-bar" role="search" aria-label="Filter the inspector" onSubmit={(e) => e.preventDefault()}>
       <TextFilter label="Search" param="q" value={filters.q} placeholder="id, URL, error or body text" onChange={onChange} debounceMs={debounceMs} className="filter-grow" />
-      <SelectFilter label="Direction" param="kind" value={filters.kind} onChange={onChange} anyLabel="Both">
-        <option value="delivery">Sent</option>
-        <option value="capture">Received</option>
-      </SelectFilter>
-      <SelectFilter label="Event type" param="event" value={filters.event_type} onChange={onChange} anyLabel="Any">
-        {events.map((t) => (
-          <option key={t} value={t}>
-            {t}
-          </option>
-        ))}
-      </SelectFilter>
-      <SelectFilter label="Outcome" param="outcome" value={filters.outcome} onChange={onChange} anyLabel="Any">
-        {FILTER_OUTCOMES.map((o) => (
-          <option key={o} value={o}>
-            {OUTCOME_LABELS[o]}
-          </option>
-        ))}
-      </SelectFilter>
-      <SelectFilter label="Subscription" param="subscription" value={filters.subscription_id} onChange={onChange} anyLabel="Any">
-        {subs.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.label}
-          </option>
-        ))}
-      </SelectFilter>
-      <SelectFilter label="Inbox" param="inbox" value={filters.inbox_id} onChange={onChange} anyLabel="Any">
-        {inboxes.map((i) => (
-          <option key={i.id} value={i.id}>
-            {i.name}
-          </option>
-        ))}
-      </SelectFilter>
+      <SelectFilter label="Direction" param="kind" value={filters.kind} onChange={onChange} anyLabel="Both" choices={DIRECTIONS} />
+      <SelectFilter label="Event type" param="event" value={filters.event_type} onChange={onChange} anyLabel="Any" choices={events.map((t) => [t, t])} />
+      <SelectFilter label="Outcome" param="outcome" value={filters.outcome} onChange={onChange} anyLabel="Any" choices={FILTER_OUTCOMES.map((o) => [o, OUTCOME_LABELS[o]])} />
+      <SelectFilter label="Subscription" param="subscription" value={filters.subscription_id} onChange={onChange} anyLabel="Any" choices={subs.map((s) => [s.id, s.label])} />
+      <SelectFilter label="Inbox" param="inbox" value={filters.inbox_id} onChange={onChange} anyLabel="Any" choices={inboxes.map((i) => [i.id, i.name])} />
       <TextFilter label="Document" param="document" value={filters.document_id} placeholder="doc_…" onChange={onChange} debounceMs={debounceMs} />
       <div className="filter filter-actions">
         <button type="button" className="btn btn-small btn-ghost" onClick={onClear} disabled={count === 0}>
