@@ -3,6 +3,7 @@
 // SVG made of React elements, sized and coloured by SVG attributes and CSS classes only
 // (the page's CSP allows no inline style). Each minute has a title for hover, and the
 // whole chart a label with the totals for assistive tech.
+import type { ReactNode } from 'react';
 import type { InspectorStats, StatsBucket } from '../../../src-main/shared/inspector-types.js';
 
 const W = 600;
@@ -45,6 +46,46 @@ function niceMax(v: number): number {
   return 10 * p;
 }
 
+/** A legend entry: its swatch (sw-<key>) and its words. */
+type LegendItem = readonly [string, string];
+
+/**
+ * One of the chart's two panels: title and legend above, the scale's top value, the SVG
+ * (grid lines at half and full height, then the caller's marks) and the time axis.
+ * With `label` the SVG is an image named for assistive tech; without, it is hidden.
+ */
+function ChartPanel({ title, legend, max, minutes, label, children }: { title: string; legend: readonly LegendItem[]; max: string; minutes: number; label?: string; children: ReactNode }) {
+  const named = label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true };
+  return (
+    <div className="chart-panel">
+      <div className="chart-head">
+        <span className="chart-title">{title}</span>
+        <ul className="chart-legend">
+          {legend.map(([key, words]) => (
+            <li key={key}>
+              <span className={`legend-swatch sw-${key}`} aria-hidden="true" />
+              {words}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="chart-frame">
+        <span className="chart-max">{max}</span>
+        <svg className="chart-svg" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" width="100%" height="88" {...named}>
+          {[0.5, 1].map((f) => (
+            <line key={f} className="chart-grid" x1={0} x2={W} y1={H - f * (H - 4)} y2={H - f * (H - 4)} vectorEffect="non-scaling-stroke" />
+          ))}
+          {children}
+        </svg>
+        <div className="chart-axis" aria-hidden="true">
+          <span>{minutes} min ago</span>
+          <span>now</span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
 export function StatsChart({ stats }: { stats: InspectorStats }) {
   const { buckets, totals } = stats;
   const step = W / Math.max(1, buckets.length);
@@ -55,80 +96,42 @@ export function StatsChart({ stats }: { stats: InspectorStats }) {
 
   return (
     <div className="chart" role="group" aria-label="Activity in the last hour">
-      <div className="chart-panel">
-        <div className="chart-head">
-          <span className="chart-title">Deliveries per minute</span>
-          <ul className="chart-legend">
-            {SERIES.map((k) => (
-              <li key={k}>
-                <span className={`legend-swatch sw-${k}`} aria-hidden="true" />
-                {totals[k]} {SERIES_LABEL[k]}
-              </li>
-            ))}
-            <li>
-              <span className="legend-swatch sw-captures" aria-hidden="true" />
-              {totals.captures} received
-            </li>
-          </ul>
-        </div>
-        <div className="chart-frame">
-          <span className="chart-max">{maxCount}/min</span>
-          <svg className="chart-svg" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" width="100%" height="88" role="img" aria-label={label}>
-            {[0.5, 1].map((f) => (
-              <line key={f} className="chart-grid" x1={0} x2={W} y1={H - f * (H - 4)} y2={H - f * (H - 4)} vectorEffect="non-scaling-stroke" />
-            ))}
-            {buckets.map((b, i) => {
-              let y = H;
-              return (
-                <g key={b.start}>
-                  <title>{bucketTitle(b)}</title>
-                  <rect className="chart-hit" x={i * step} y={0} width={step} height={H} />
-                  {SERIES.map((k) => {
-                    if (b[k] === 0) return null;
-                    const h = (b[k] / maxCount) * (H - 4);
-                    y -= h;
-                    return <rect key={k} className={`bar bar-${k}`} x={i * step + step * 0.15} y={y} width={step * 0.7} height={h} />;
-                  })}
-                </g>
-              );
-            })}
-            <path className="chart-line line-captures" d={linePath(buckets.map((b) => b.captures), maxCount, step)} vectorEffect="non-scaling-stroke" />
-          </svg>
-          <div className="chart-axis" aria-hidden="true">
-            <span>{stats.minutes} min ago</span>
-            <span>now</span>
-          </div>
-        </div>
-      </div>
-      <div className="chart-panel">
-        <div className="chart-head">
-          <span className="chart-title">Delivery latency</span>
-          <ul className="chart-legend">
-            <li>
-              <span className="legend-swatch sw-p50" aria-hidden="true" />
-              p50 {ms(totals.p50_ms)}
-            </li>
-            <li>
-              <span className="legend-swatch sw-p95" aria-hidden="true" />
-              p95 {ms(totals.p95_ms)}
-            </li>
-          </ul>
-        </div>
-        <div className="chart-frame">
-          <span className="chart-max">{ms(maxLatency)}</span>
-          <svg className="chart-svg" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" width="100%" height="88" aria-hidden="true">
-            {[0.5, 1].map((f) => (
-              <line key={f} className="chart-grid" x1={0} x2={W} y1={H - f * (H - 4)} y2={H - f * (H - 4)} vectorEffect="non-scaling-stroke" />
-            ))}
-            <path className="chart-line line-p95" d={linePath(buckets.map((b) => b.p95_ms), maxLatency, step)} vectorEffect="non-scaling-stroke" />
-            <path className="chart-line line-p50" d={linePath(buckets.map((b) => b.p50_ms), maxLatency, step)} vectorEffect="non-scaling-stroke" />
-          </svg>
-          <div className="chart-axis" aria-hidden="true">
-            <span>{stats.minutes} min ago</span>
-            <span>now</span>
-          </div>
-        </div>
-      </div>
+      <ChartPanel
+        title="Deliveries per minute"
+        legend={[...SERIES.map((k): LegendItem => [k, `${totals[k]} ${SERIES_LABEL[k]}`]), ['captures', `${totals.captures} received`]]}
+        max={`${maxCount}/min`}
+        minutes={stats.minutes}
+        label={label}
+      >
+        {buckets.map((b, i) => {
+          let y = H;
+          return (
+            <g key={b.start}>
+              <title>{bucketTitle(b)}</title>
+              <rect className="chart-hit" x={i * step} y={0} width={step} height={H} />
+              {SERIES.map((k) => {
+                if (b[k] === 0) return null;
+                const h = (b[k] / maxCount) * (H - 4);
+                y -= h;
+                return <rect key={k} className={`bar bar-${k}`} x={i * step + step * 0.15} y={y} width={step * 0.7} height={h} />;
+              })}
+            </g>
+          );
+        })}
+        <path className="chart-line line-captures" d={linePath(buckets.map((b) => b.captures), maxCount, step)} vectorEffect="non-scaling-stroke" />
+      </ChartPanel>
+      <ChartPanel
+        title="Delivery latency"
+        legend={[
+          ['p50', `p50 ${ms(totals.p50_ms)}`],
+          ['p95', `p95 ${ms(totals.p95_ms)}`],
+        ]}
+        max={ms(maxLatency)}
+        minutes={stats.minutes}
+      >
+        <path className="chart-line line-p95" d={linePath(buckets.map((b) => b.p95_ms), maxLatency, step)} vectorEffect="non-scaling-stroke" />
+        <path className="chart-line line-p50" d={linePath(buckets.map((b) => b.p50_ms), maxLatency, step)} vectorEffect="non-scaling-stroke" />
+      </ChartPanel>
     </div>
   );
 }
