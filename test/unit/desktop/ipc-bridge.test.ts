@@ -2,14 +2,14 @@
 // Electron itself cannot run here (no binary), so the 'electron' module is replaced by
 // a stand-in that records what the code asks of it (contextBridge, ipcRenderer,
 // ipcMain, dialog, shell); the files, the secret store and the checks are real.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS } from '../../../src-main/shared/ipc-contract.js';
 import { ORIGIN_ARGUMENT } from '../../../src-main/desktop/window-options.js';
-import { SecretStore, type Encryptor } from '../../../src-main/desktop/secret-store.js';
+import { SecretStore } from '../../../src-main/desktop/secret-store.js';
+import { aesEncryptor } from '../../helpers/aes-encryptor.js';
 
 const ORIGIN = 'http://127.0.0.1:4010';
 
@@ -42,25 +42,6 @@ vi.mock('electron', () => ({
   },
   BrowserWindow: { fromWebContents: () => null },
 }));
-
-function aes(): Encryptor {
-  const key = randomBytes(32);
-  return {
-    isEncryptionAvailable: () => true,
-    getSelectedStorageBackend: () => 'basic_text',
-    encryptString(plain) {
-      const iv = randomBytes(12);
-      const c = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-      return Buffer.concat([iv, c.getAuthTag(), body]);
-    },
-    decryptString(buf) {
-      const d = createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12));
-      d.setAuthTag(buf.subarray(12, 28));
-      return Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8');
-    },
-  };
-}
 
 describe('preload bridge', () => {
   const savedArgv = process.argv;
@@ -129,7 +110,7 @@ describe('main-process handlers', () => {
     const { registerIpcHandlers } = await import('../../../src-main/desktop/ipc-handlers.js');
     stop = registerIpcHandlers({
       consoleOrigin: ORIGIN,
-      secrets: new SecretStore(join(dir, 'secrets.json'), aes(), 'linux'),
+      secrets: new SecretStore(join(dir, 'secrets.json'), aesEncryptor('basic_text'), 'linux'),
       dataDir: join(dir, 'service-data'),
       getWindow: () => ({ webContents: mainContents }) as never,
     });

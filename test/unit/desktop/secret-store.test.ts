@@ -1,32 +1,14 @@
 // The secret store against a real file in a temp folder. Electron's safeStorage cannot
-// run without Electron's binary, so the encryptor here is a stand-in with the same
-// interface: real AES-256-GCM under a random key (so "nothing in plain text on disk"
-// is really checked), plus switches for "no encryption" and the Linux backend name.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+// run without Electron's binary, so the encryptor is a stand-in with the same interface
+// (test/helpers/aes-encryptor.ts): real AES-256-GCM under a random key (so "nothing in
+// plain text on disk" is really checked), plus switches for "no encryption" and the
+// Linux backend name.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeSecretStorage, SecretStore, type Encryptor } from '../../../src-main/desktop/secret-store.js';
-
-function aesEncryptor(backend = 'gnome_libsecret', available = true): Encryptor {
-  const key = randomBytes(32);
-  return {
-    isEncryptionAvailable: () => available,
-    getSelectedStorageBackend: () => backend,
-    encryptString(plain) {
-      const iv = randomBytes(12);
-      const c = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-      return Buffer.concat([iv, c.getAuthTag(), body]);
-    },
-    decryptString(buf) {
-      const d = createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12));
-      d.setAuthTag(buf.subarray(12, 28));
-      return Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8');
-    },
-  };
-}
+import { describeSecretStorage, SecretStore } from '../../../src-main/desktop/secret-store.js';
+import { aesEncryptor } from '../../helpers/aes-encryptor.js';
 
 describe('describeSecretStorage', () => {
   it("says plainly that Linux's basic_text is no keychain", () => {
