@@ -4,8 +4,8 @@
 // whose deliveries must never show. Only loopback addresses are ever sent to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { waitUntil } from '../helpers/wait.js';
 
-const TOKEN = 'inspector-api-test-token-012345';
 let t: TestBackend;
 let inboxA: { id: string; local_url: string };
 let inboxB: { id: string; local_url: string };
@@ -13,30 +13,12 @@ let subA: string;
 let docId: string;
 let otherDelivery: string;
 
-async function consoleApi(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${t.urls.api_url}/console/api${path}`, {
-    method,
-    headers: { 'x-console-token': TOKEN, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const consoleApi = (method: string, path: string, body?: unknown) => t.consoleApi(method, path, body);
 
 const feed = async (query = '') => (await consoleApi('GET', `/inspector/feed?limit=500${query}`)).body as { data: any[]; next_cursor: string | null };
 
 beforeAll(async () => {
-  t = await startTestBackend({ consoleToken: TOKEN });
+  t = await startTestBackend();
   inboxA = (await consoleApi('POST', '/inboxes', { name: 'A' })).body;
   inboxB = (await consoleApi('POST', '/inboxes', { name: 'B' })).body;
   subA = (await consoleApi('POST', `/inboxes/${inboxA.id}/subscribe`, {})).body.subscription.public_id;
@@ -48,12 +30,12 @@ beforeAll(async () => {
   await t.api('POST', '/v2/webhooks', { url: inboxB.local_url, type: 'all' }, other.body.key);
   const otherDoc = await t.api('POST', '/v2/test_helpers/documents', { title: 'Theirs', recipients: [{ name: 'Zed', email: 'z@example.com' }] }, other.body.key);
   const otherSub = (await t.api('GET', '/v2/webhooks', undefined, other.body.key)).body.data[0].public_id;
-  otherDelivery = await until('the other company delivery', async () => {
+  otherDelivery = await waitUntil('the other company delivery', async () => {
     const log = await t.api('GET', `/v2/webhooks/${otherSub}/deliveries`, undefined, other.body.key);
     return log.body.data.find((d: any) => d.status === 'succeeded' && d.document_id === otherDoc.body.public_id)?.id;
   });
   // Our two deliveries (created, sent) and their two captures.
-  await until('two succeeded deliveries and two captures', async () => {
+  await waitUntil('two succeeded deliveries and two captures', async () => {
     const f = await feed(`&inbox_id=${inboxA.id}`);
     const ok = f.data.filter((r) => r.kind === 'delivery' && r.outcome === 'succeeded').length === 2 && f.data.filter((r) => r.kind === 'capture').length === 2;
     return ok && f;

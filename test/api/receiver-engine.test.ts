@@ -4,30 +4,12 @@
 // attempts, and the inbox's captures and verdicts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { waitUntil } from '../helpers/wait.js';
 import type { ResponseMode } from '../../src-main/backend/receiver/types.js';
 
-const TOKEN = 'receiver-engine-test-token-0123';
 let t: TestBackend;
 
-async function consoleApi(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${t.urls.api_url}/console/api${path}`, {
-    method,
-    headers: { 'x-console-token': TOKEN, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const consoleApi = (method: string, path: string, body?: unknown) => t.consoleApi(method, path, body);
 
 /** Makes an inbox with this mode, subscribes it, sends one webhook.test, waits for the delivery to end. */
 async function driveOnce(response: ResponseMode) {
@@ -35,7 +17,7 @@ async function driveOnce(response: ResponseMode) {
   const sub = (await consoleApi('POST', `/inboxes/${inbox.id}/subscribe`, { type: 'document.voided' })).body.subscription;
   const test = await t.api('POST', `/v2/webhooks/${sub.public_id}/test`);
   expect(test.status).toBe(202);
-  const delivery = await waitFor('the delivery to end', async () => {
+  const delivery = await waitUntil('the delivery to end', async () => {
     const list = await t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`);
     const d = list.body.data[0];
     return d && d.status !== 'pending' ? d : undefined;
@@ -45,7 +27,7 @@ async function driveOnce(response: ResponseMode) {
 }
 
 beforeAll(async () => {
-  t = await startTestBackend({ consoleToken: TOKEN, retrySchedule: [0.05, 0.1], deliveryTimeoutMs: 400 });
+  t = await startTestBackend({ retrySchedule: [0.05, 0.1], deliveryTimeoutMs: 400 });
 });
 afterAll(() => t.destroy());
 

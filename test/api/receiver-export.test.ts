@@ -5,55 +5,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecret } from '../../src-main/backend/delivery/signing.js';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
-
-const TOKEN = 'receiver-export-test-token-0123';
-
-function consoleClient(t: TestBackend) {
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${t.urls.api_url}/console/api${path}`, {
-      method,
-      headers: { 'x-console-token': TOKEN, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, body: json, text, headers: res.headers };
-  };
-}
-
-async function until<T>(fn: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('timed out');
-}
+import { waitUntil } from '../helpers/wait.js';
 
 let a: TestBackend;
 let b: TestBackend;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startTestBackend({ consoleToken: TOKEN }), startTestBackend({ consoleToken: TOKEN })]);
+  [a, b] = await Promise.all([startTestBackend(), startTestBackend()]);
 });
 afterAll(() => Promise.all([a.destroy(), b.destroy()]));
 
 describe('export and import', () => {
   it('exports captures and delivery logs without any secret, and imports them faithfully once', async () => {
-    const api = consoleClient(a);
+    const api = a.consoleApi;
     const pasted = generateSecret();
     const linked = (await api('POST', '/inboxes', { name: 'linked' })).body;
     const pastedInbox = (await api('POST', '/inboxes', { name: 'pasted', secret: pasted, response: { mode: 'status', status: 202 } })).body;
     const sub = (await api('POST', `/inboxes/${linked.id}/subscribe`, { type: 'document.voided' })).body.subscription;
     const subSecret = a.backend.store.subscriptions.get(sub.public_id)!.secret_key;
     expect((await a.api('POST', `/v2/webhooks/${sub.public_id}/test`)).status).toBe(202);
-    await until(async () => ((await api('GET', `/inboxes/${linked.id}/captures`)).body.data.length ? true : undefined));
-    await until(async () => ((await a.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data[0]?.status === 'succeeded' ? true : undefined));
+    await waitUntil('the capture', async () => (await api('GET', `/inboxes/${linked.id}/captures`)).body.data.length > 0);
+    await waitUntil('the delivery to succeed', async () => (await a.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data[0]?.status === 'succeeded');
     // A sender that echoes secrets in what it sends: the export must still not carry them.
     await fetch(pastedInbox.local_url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-leak': subSecret }, body: JSON.stringify({ pasted, bare: subSecret.slice(6) }) });
     await fetch(pastedInbox.local_url, { method: 'POST', body: Buffer.from([0xff, 0xfe, 0x00]) });
@@ -73,7 +45,7 @@ describe('export and import', () => {
     expect(delivery.attempts[0].response.status).toBe(200);
     expect(file.events.find((e: any) => e.event.id === delivery.delivery.event_id).body).toContain('webhook.test');
 
-    const apiB = consoleClient(b);
+    const apiB = b.consoleApi;
     const imported = await apiB('POST', '/import', exported.text);
     expect(imported.status).toBe(200);
     expect(imported.body).toMatchObject({ inboxes_created: 2, captures_added: 3, deliveries_added: file.deliveries.length, events_added: file.events.length });
@@ -93,7 +65,7 @@ describe('export and import', () => {
   });
 
   it('refuses a file that is not an export', async () => {
-    const r = await consoleClient(b)('POST', '/import', { format: 'something-else' });
+    const r = await b.consoleApi('POST', '/import', { format: 'something-else' });
     expect(r.status).toBe(422);
     expect(r.body.error.details.fields[0].field).toBe('format');
   });
@@ -101,7 +73,7 @@ describe('export and import', () => {
 
 describe('subscriptions left on an old receiver URL', () => {
   it('are listed by GET /tunnel and moved with the same type and secret', async () => {
-    const api = consoleClient(a);
+    const api = a.consoleApi;
     const secret = generateSecret();
     const inbox = (await api('POST', '/inboxes', { name: 'moving', secret })).body;
     // What a tunnel that had this public URL before would have left behind (a real
@@ -126,7 +98,7 @@ describe('subscriptions left on an old receiver URL', () => {
 
     // Same secret: a delivery through the moved subscription verifies with the pasted one.
     expect((await a.api('POST', `/v2/webhooks/${replacement.to_id}/test`)).status).toBe(202);
-    const page = await until(async () => {
+    const page = await waitUntil('the moved subscription’s capture', async () => {
       const p = (await api('GET', `/inboxes/${inbox.id}/captures`)).body;
       return p.data.length ? p : undefined;
     });

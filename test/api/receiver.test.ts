@@ -9,24 +9,9 @@ import { Webhook } from 'standardwebhooks';
 import { generateSecret } from '../../src-main/backend/delivery/signing.js';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
 
-const TOKEN = 'receiver-api-test-token-0123456';
 let t: TestBackend;
 
-async function consoleApi(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${t.urls.api_url}/console/api${path}`, {
-    method,
-    headers: { 'x-console-token': TOKEN, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, body: json, text, headers: res.headers };
-}
+const consoleApi = (method: string, path: string, body?: unknown) => t.consoleApi(method, path, body);
 
 async function post(inboxId: string, body: string | Buffer, headers: Record<string, string> = {}) {
   const res = await fetch(`${t.urls.receiver_url}/in/${inboxId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
@@ -35,7 +20,7 @@ async function post(inboxId: string, body: string | Buffer, headers: Record<stri
 }
 
 beforeAll(async () => {
-  t = await startTestBackend({ consoleToken: TOKEN });
+  t = await startTestBackend();
 });
 afterAll(() => t.destroy());
 

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testConfig, type BackendConfig } from '../../src-main/backend/config.js';
 import { createBackend, type Backend, type BackendAddresses } from '../../src-main/backend/index.js';
+import { callApi, consoleCaller, type ApiResponse } from './http.js';
+
+export type { ApiResponse } from './http.js';
 
 export const ADMIN_KEY = 'cs_test_admin_key_0123456789abcdef';
 
@@ -14,16 +17,11 @@ export interface TestBackend {
   dataDir: string;
   /** Calls the service API; `key` defaults to the seeded admin key (null: no key). */
   api: (method: string, path: string, body?: unknown, key?: string | null, headers?: Record<string, string>) => Promise<ApiResponse>;
+  /** Calls the console API (/console/api…) with this backend's console token. */
+  consoleApi: (method: string, path: string, body?: unknown) => Promise<ApiResponse>;
   stop: () => Promise<void>;
   /** Stops and deletes the data directory. */
   destroy: () => Promise<void>;
-}
-
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body: any;
-  text: string;
 }
 
 export async function makeDataDir(): Promise<string> {
@@ -50,26 +48,8 @@ export async function startTestBackend(overrides: Partial<BackendConfig> = {}, d
       await rm(dir, { recursive: true, force: true });
     },
     api: (method, path, body, key = ADMIN_KEY, headers = {}) => callApi(urls.api_url, method, path, body, key, headers),
+    consoleApi: consoleCaller(urls.api_url, backend.consoleToken),
   };
-}
-
-export async function callApi(base: string, method: string, path: string, body?: unknown, key: string | null = ADMIN_KEY, headers: Record<string, string> = {}): Promise<ApiResponse> {
-  const h: Record<string, string> = { ...headers };
-  if (key) h['x-api-key'] = key;
-  let payload: string | undefined;
-  if (body !== undefined) {
-    payload = typeof body === 'string' ? body : JSON.stringify(body);
-    h['content-type'] ??= 'application/json';
-  }
-  const res = await fetch(base + path, { method, headers: h, body: payload, redirect: 'manual' });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
 /**
