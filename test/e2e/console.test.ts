@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { HEADLESS_ENTRY, startHeadless, type Headless } from '../helpers/headless.js';
 import { startSink, type Sink } from '../helpers/sink.js';
+import { waitUntil } from '../helpers/wait.js';
 import { chromiumAvailable, launchBrowser, newPage, screenshot, type PageProblems } from '../helpers/browser.js';
 
 const ready = existsSync(HEADLESS_ENTRY) && chromiumAvailable();
@@ -21,15 +22,7 @@ let page: Page;
 let problems: PageProblems;
 const dialogs: string[] = [];
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(hl.urls.api_url + path, {
-    method,
-    headers: { 'x-api-key': hl.adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, path: string, body?: unknown) => hl.api(method, path, body);
 
 async function makeDocument(title: string, recipients = [{ name: 'Ada Lovelace', email: 'ada@example.com' }, { name: 'Alan Turing', email: 'alan@example.com' }]) {
   const res = await api('POST', '/v2/test_helpers/documents', { title, recipients, metadata: { crm_id: 'A-1' } });
@@ -41,14 +34,6 @@ async function makeDocument(title: string, recipients = [{ name: 'Ada Lovelace',
 async function go(path: string) {
   await page.goto(`${hl.urls.app_url}${path}`);
   await page.locator('main h1').first().waitFor();
-}
-
-async function until(cond: () => Promise<boolean>, ms = 8000, what = 'condition') {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe.skipIf(!ready)('console in Chromium against the headless entry', () => {
@@ -177,7 +162,7 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     expect(reason).toMatch(/only while the document is out for signature/);
 
     await page.getByRole('button', { name: 'Send for signature' }).click();
-    await until(async () => !(await remind.isDisabled()), 5000, 'reminder to be enabled');
+    await waitUntil('reminder to be enabled', async () => !(await remind.isDisabled()), 5000, 50);
     await page.getByRole('button', { name: 'View as Ada Lovelace' }).click();
     await page.getByRole('button', { name: 'Sign as Ada Lovelace' }).click();
     await page.getByRole('button', { name: 'Sign as Ada Lovelace' }).waitFor({ state: 'detached' });

@@ -20,21 +20,11 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: PageProblems;
-let token: string;
 let inboxA: { id: string; local_url: string };
 let inboxB: { id: string; local_url: string };
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(hl.urls.api_url + path, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-const api = (method: string, path: string, body?: unknown) => call(method, path, body, { 'x-api-key': hl.adminKey });
-const consoleApi = (method: string, path: string, body?: unknown) => call(method, `/console/api${path}`, body, { 'x-console-token': token });
+const api = (method: string, path: string, body?: unknown) => hl.api(method, path, body);
+const consoleApi = (method: string, path: string, body?: unknown) => hl.consoleApi(method, path, body);
 
 async function makeDocument(title: string) {
   const res = await api('POST', '/v2/test_helpers/documents', { title, recipients: [{ name: 'Ada Lovelace', email: 'ada@example.com' }] });
@@ -52,7 +42,6 @@ const options = () => page.getByRole('listbox', { name: /newest first/ }).getByR
 describe.skipIf(!ready)('inspector and receiver in Chromium against the headless entry', () => {
   beforeAll(async () => {
     hl = await startHeadless();
-    token = new URLSearchParams(new URL(hl.urls.console_url).hash.slice(1)).get('token')!;
     inboxA = (await consoleApi('POST', '/inboxes', { name: 'Orders endpoint' })).body;
     inboxB = (await consoleApi('POST', '/inboxes', { name: 'Replay target', response: { mode: 'fail_first_n', fail_first_n: 2, fail_status: 503 } })).body;
     expect((await consoleApi('POST', `/inboxes/${inboxA.id}/subscribe`, { type: 'all' })).status).toBe(201);

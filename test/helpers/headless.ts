@@ -6,17 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { ReadyLine } from '../../scripts/start.mjs';
+import { callApi, consoleCaller, type ApiResponse } from './http.js';
 
 export const HEADLESS_ENTRY = resolve('out/main/headless.js');
 export const HEADLESS_ADMIN_KEY = 'cs_headless_admin_key_0123456789';
-
-export interface ReadyLine {
-  ready: true;
-  api_url: string;
-  app_url: string;
-  receiver_url: string;
-  console_url: string;
-}
 
 export interface Headless {
   urls: ReadyLine;
@@ -24,6 +18,12 @@ export interface Headless {
   dataDir: string;
   child: ChildProcess;
   stderr: () => string;
+  /** Calls the service API with the seeded admin key. */
+  api: (method: string, path: string, body?: unknown) => Promise<ApiResponse>;
+  /** The console's per-run token (from the ready line's console_url). */
+  consoleToken: string;
+  /** Calls the console API (/console/api…) with that token. */
+  consoleApi: (method: string, path: string, body?: unknown) => Promise<ApiResponse>;
   /** SIGTERM, then resolves with the exit code. */
   stop: () => Promise<number | null>;
 }
@@ -51,12 +51,16 @@ export async function startHeadless(opts: { dataDir?: string; env?: Record<strin
     });
     void exited.then((code) => reject(new Error(`headless exited (${code}) before ready: ${err}`)));
   });
+  const consoleToken = new URLSearchParams(new URL(urls.console_url).hash.slice(1)).get('token') ?? '';
   return {
     urls,
     adminKey: HEADLESS_ADMIN_KEY,
     dataDir,
     child,
     stderr: () => err,
+    api: (method, path, body) => callApi(urls.api_url, method, path, body, HEADLESS_ADMIN_KEY),
+    consoleToken,
+    consoleApi: consoleCaller(urls.api_url, consoleToken),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       const code = await exited;
