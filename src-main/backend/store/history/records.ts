@@ -29,8 +29,73 @@ export function deliveryLine(d: DeliverySummary): string {
   return `{"t":"d","v":${JSON.stringify(d)}}\n`;
 }
 
+/**
+ * An attempt record as one line. Records of exactly AttemptRecord's shape (the engine's)
+ * are written field by field, the same JSON as JSON.stringify gives (byte for byte when
+ * the keys come in the interface's order, as the engine's do), reusing the request
+ * body's string literal (see jsonString); anything else (an imported record, which may
+ * carry other fields) is serialised as given.
+ */
 export function attemptLine(a: AttemptRecord): string {
-  return `{"t":"a","d":${JSON.stringify(a.delivery_id)},"v":${JSON.stringify(a)}}\n`;
+  const id = JSON.stringify(a.delivery_id);
+  return `{"t":"a","d":${id},"v":${isStandardAttempt(a) ? standardAttemptJson(a, id) : JSON.stringify(a)}}\n`;
+}
+
+function standardAttemptJson(a: AttemptRecord, id: string): string {
+  const req = a.request;
+  const res = a.response;
+  const response = res === null ? 'null' : `{"status":${res.status},"headers":${JSON.stringify(res.headers)},"body":${jsonString(res.body)},"truncated":${res.truncated}}`;
+  return (
+    `{"delivery_id":${id},"subscription_id":${JSON.stringify(a.subscription_id)},"attempt":${a.attempt},"started_at":${JSON.stringify(a.started_at)},` +
+    `"duration_ms":${a.duration_ms},"request":{"method":"POST","url":${JSON.stringify(req.url)},"headers":${JSON.stringify(req.headers)},"body":${jsonString(req.body)}},` +
+    `"response":${response},"error":${a.error === null ? 'null' : JSON.stringify(a.error)},"succeeded":${a.succeeded},"next_attempt_at":${a.next_attempt_at}}`
+  );
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isStrMap = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as object).constructor === Object;
+
+function keyCount(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+/** Exactly the fields of AttemptRecord, in its order, with the types the template above writes. */
+export function isStandardAttempt(a: AttemptRecord): boolean {
+  const req = a.request as AttemptRecord['request'] | null;
+  const res = a.response;
+  return (
+    typeof a === 'object' && a.constructor === Object && keyCount(a) === 10 &&
+    typeof a.delivery_id === 'string' && typeof a.subscription_id === 'string' && isNum(a.attempt) &&
+    typeof a.started_at === 'string' && isNum(a.duration_ms) &&
+    typeof req === 'object' && req !== null && req.constructor === Object && keyCount(req) === 4 && req.method === 'POST' &&
+    typeof req.url === 'string' && isStrMap(req.headers) && typeof req.body === 'string' &&
+    (res === null || (typeof res === 'object' && res.constructor === Object && keyCount(res) === 4 && isNum(res.status) &&
+      isStrMap(res.headers) && typeof res.body === 'string' && typeof res.truncated === 'boolean')) &&
+    (a.error === null || typeof a.error === 'string') && typeof a.succeeded === 'boolean' &&
+    (a.next_attempt_at === null || isNum(a.next_attempt_at))
+  );
+}
+
+/**
+ * JSON string literals of recent long strings. One event's body goes to every
+ * subscription, and escaping it again for each attempt (~1 KB of JSON text full of
+ * quotes) cost more than the rest of the line. Bounded: a few dozen entries.
+ */
+const literals = new Map<string, string>();
+const LITERAL_MIN_CHARS = 128;
+const LITERAL_ENTRIES = 32;
+
+function jsonString(s: string): string {
+  if (s.length < LITERAL_MIN_CHARS) return JSON.stringify(s);
+  let lit = literals.get(s);
+  if (lit === undefined) {
+    if (literals.size >= LITERAL_ENTRIES) literals.clear();
+    lit = JSON.stringify(s);
+    literals.set(s, lit);
+  }
+  return lit;
 }
 
 /** The body of an event line, or undefined if the line is damaged. */
