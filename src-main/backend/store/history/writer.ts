@@ -1,18 +1,26 @@
 // The single writer of the history log. Appends are synchronous and only touch memory
-// (each record gets its final file location at once); one pump writes whole batches
-// (one fs write per segment per batch) shortly after, or at once when the buffer is
-// large. flush() waits for a write of everything appended so far plus one fdatasync;
+// (each record gets its final file location at once, and its bytes are encoded straight
+// into a slab buffer, where joining the lines into one string and encoding that cost a
+// copy more per record); one pump writes whole batches (one fs write per segment per
+// batch) shortly after, or at once when the buffer is large. flush() waits for a write of everything appended so far plus one fdatasync;
 // calls that arrive while one is under way share the next round, so many concurrent
 // flushes cost one write and one sync, and a flush with nothing new costs nothing.
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Loc, Segment } from './segments.js';
 
+/** Consecutive bytes of one segment: earlier slab views, then an open range of the current slab. */
 interface Chunk {
   seg: Segment;
-  parts: string[];
+  parts: Buffer[];
+  slab: Buffer | null;
+  from: number;
+  to: number;
   bytes: number;
 }
+
+/** Lines are encoded into slabs of this size (a longer line gets a slab of its own size). */
+const SLAB_BYTES = 1024 * 1024;
 
 interface Waiter {
   target: number;
@@ -42,18 +50,35 @@ export class SegmentWriter {
   private fh: FileHandle | null = null;
   private fhSeg: Segment | null = null;
   private failure: unknown = null;
+  /** Where appends are encoded; bytes before `slabUsed` belong to queued chunks and never change. */
+  private slab = Buffer.allocUnsafeSlow(0);
+  private slabUsed = 0;
 
   constructor(private readonly opts: WriterOptions) {}
 
-  /** Buffers one newline-ended line at the end of `seg` and returns where it will be. */
+  /** Buffers one newline-ended line (`bytes` long in UTF-8) at the end of `seg` and returns where it will be. */
   append(seg: Segment, line: string, bytes: number): Loc {
     const loc: Loc = { seg, off: seg.size, len: bytes - 1 };
     seg.size += bytes;
     if (this.failure) return loc; // the log is broken; the index still answers from memory
     this.appended += bytes;
+    if (this.slab.length - this.slabUsed < bytes) {
+      this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+      this.slabUsed = 0;
+    }
+    const start = this.slabUsed;
+    this.slab.write(line, start, bytes, 'utf8');
+    this.slabUsed += bytes;
     let last = this.queue[this.queue.length - 1];
-    if (!last || last.seg !== seg) this.queue.push((last = { seg, parts: [], bytes: 0 }));
-    last.parts.push(line);
+    if (!last || last.seg !== seg) this.queue.push((last = { seg, parts: [], slab: null, from: 0, to: 0, bytes: 0 }));
+    if (last.slab === this.slab && last.to === start) {
+      last.to += bytes; // the usual case: right after the previous line
+    } else {
+      if (last.slab) last.parts.push(last.slab.subarray(last.from, last.to));
+      last.slab = this.slab;
+      last.from = start;
+      last.to = start + bytes;
+    }
     last.bytes += bytes;
     this.queuedBytes += bytes;
     if (this.queuedBytes >= this.opts.batchBytes) this.kick();
@@ -124,7 +149,8 @@ export class SegmentWriter {
         this.queuedBytes = 0;
         for (const chunk of batch) {
           const fh = await this.handleFor(chunk.seg);
-          await writeAll(fh, Buffer.from(chunk.parts.length === 1 ? chunk.parts[0] : chunk.parts.join(''), 'utf8'));
+          if (chunk.slab) chunk.parts.push(chunk.slab.subarray(chunk.from, chunk.to));
+          await writeAll(fh, chunk.parts.length === 1 ? chunk.parts[0] : Buffer.concat(chunk.parts, chunk.bytes));
           chunk.seg.written += chunk.bytes;
           this.written += chunk.bytes;
         }

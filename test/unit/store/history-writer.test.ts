@@ -1,0 +1,50 @@
+// The history writer encodes lines into 1 MiB slabs: lines that cross from one slab to
+// the next, a line longer than a slab, several segments, and multi-byte characters must
+// all read back exactly, before and after a reopen.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
+import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
+import { attempt, delivery, event, tempDir } from './history-fixtures.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+describe('history writer: slabs', () => {
+  it('reads back every record after crossing slabs, a line bigger than a slab, and segment rotation', async () => {
+    const t = await tempDir();
+    cleanups.push(t.cleanup);
+    const make = async () => {
+      const log = createHistoryLog({ dir: t.dir, cap: 100_000, segmentBytes: 2 * 1024 * 1024 });
+      await log.open();
+      return log;
+    };
+    const log: HistoryLog = await make();
+    const n = 3000;
+    const bodyOf = (i: number) => `{"i":${i},"é":"${'ü'.repeat(i % 7)}","pad":"${'x'.repeat(700 + (i % 13))}"}`;
+    const huge = 'ß'.repeat(700 * 1024); // 1.4 MB of UTF-8: more than one slab
+    log.recordEvent(event({ id: 'evt_1' }), huge);
+    for (let i = 0; i < n; i++) {
+      log.recordDelivery(delivery({ id: `msg_${i}`, event_id: 'evt_1' }));
+      log.recordAttempt(attempt({ delivery_id: `msg_${i}`, request: { method: 'POST', url: 'http://127.0.0.1:9/h', headers: { 'webhook-id': `msg_${i}` }, body: bodyOf(i) } }));
+      if (i % 500 === 0) await new Promise((r) => setTimeout(r, 1)); // let some batches go out in between
+    }
+    const check = async (l: HistoryLog) => {
+      expect(await l.getEventBody('evt_1')).toBe(huge);
+      for (const i of [0, 1, 341, 1337, 1338, 2000, n - 1]) {
+        const [a] = await l.getAttempts(`msg_${i}`);
+        expect(a.request.body).toBe(bodyOf(i));
+        expect(a.delivery_id).toBe(`msg_${i}`);
+      }
+    };
+    await check(log);
+    await log.close();
+    expect((await readdir(t.dir)).filter((f) => f.endsWith('.jsonl')).length).toBeGreaterThan(1);
+    const again = await make();
+    await check(again);
+    expect(again.listDeliveries({ company_id: 'co_a' }, { limit: 5000 }).data).toHaveLength(n);
+    await again.close();
+  });
+});
