@@ -76,6 +76,37 @@ describe('HttpSender', () => {
     expect(Buffer.byteLength(result.response!.body)).toBe(64 * 1024);
   });
 
+  it('sends a Buffer body byte for byte, and reports the final answer after an informational one', async () => {
+    const r = await receiver((_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      res.setHeader('x-final', 'yes');
+      res.statusCode = 202;
+      res.end('accepted');
+    });
+    sender = new HttpSender({ timeoutMs: 2000, connections: 2 });
+    const bytes = Buffer.from('{"title":"Zoë ✓ 😀"}', 'utf8');
+    const result = await sender.send(r.url, { 'content-type': 'application/json' }, bytes);
+    expect(result.error).toBeNull();
+    expect(result.response).toMatchObject({ status: 202, body: 'accepted', truncated: false });
+    expect(result.response!.headers['x-final']).toBe('yes');
+    expect(result.response!.headers.link).toBeUndefined(); // the 103's headers are not the answer's
+    expect(r.received[0].body).toBe('{"title":"Zoë ✓ 😀"}');
+    expect(r.received[0].headers['content-length']).toBe(String(bytes.length));
+  });
+
+  it('reports a refused connection as an error, never a throw', async () => {
+    const r = await receiver();
+    const url = r.url;
+    await r.close();
+    receivers.splice(receivers.indexOf(r), 1);
+    sender = new HttpSender({ timeoutMs: 2000, connections: 2 });
+    const result = await sender.send(url, {}, 'x');
+    expect(result.response).toBeNull();
+    expect(result.error).toMatch(/ECONNREFUSED/);
+    const bad = await sender.send('ftp://127.0.0.1/x', {}, 'x');
+    expect(bad.error).toMatch(/unsupported URL scheme/);
+  });
+
   it('does not follow redirects', async () => {
     const r = await receiver((req, res) => {
       if (req.path === '/from') {
