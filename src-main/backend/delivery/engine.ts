@@ -20,6 +20,7 @@ import { HttpSender, type SendResult } from './http-sender.js';
 import { PendingTables } from './pending-tables.js';
 import { logAttempt } from './attempt-log.js';
 import { Scheduler, type Job } from './scheduler.js';
+import { BodyBytes } from './body-bytes.js';
 
 export interface DeliveryEngineDeps {
   store: Store;
@@ -47,6 +48,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     onDue: () => pump(),
   });
   const keys = new Map<string, { secret: string; key: KeyObject }>();
+  const bodyBytes = new BodyBytes();
   let started = false;
   let stopped = false;
   let pumping = false;
@@ -178,8 +180,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
         result = { durationMs: 0, response: null, error: 'The event body is no longer stored; nothing was sent.' };
         body = '';
       } else {
-        headers = webhookHeaders({ secret: keyFor(sub), msgId: row.id, timestamp: Math.floor(startedAt / 1000), body });
-        result = await sender.send(sub.url, headers, body);
+        const bytes = bodyBytes.get(row.event_id, body);
+        headers = webhookHeaders({ secret: keyFor(sub), msgId: row.id, timestamp: Math.floor(startedAt / 1000), body: bytes });
+        result = await sender.send(sub.url, headers, bytes);
       }
       complete(job, sub.url, startedAt, headers, body, result);
     } catch (err) {
