@@ -81,6 +81,23 @@ describe('store', () => {
     expect((await t.api('GET', '/v2/webhooks')).status).toBe(200);
   });
 
+  it('keeps journals aside with a corrupt checkpoint, rather than replaying them onto nothing', async () => {
+    const t = await start();
+    await t.api('POST', '/v2/test_helpers/documents', { title: 'journaled', recipients: [{ name: 'a', email: 'a@b.co' }] });
+    const copy = await crashCopy(t.dataDir);
+    const journal = (await readdir(copy)).find((f) => f.startsWith('journal-'))!;
+    const journalText = await readFile(join(copy, journal), 'utf8');
+    expect(journalText).toContain('journaled');
+    await writeFile(join(copy, 'data.json'), '{"schema_version":1,"compa');
+    const t2 = await start(copy);
+    expect(t2.backend.warnings.join(' ')).toMatch(/kept unchanged/);
+    const files = await readdir(copy);
+    const aside = files.find((f) => f.startsWith(`${journal}.corrupt-`));
+    expect(aside).toBeDefined();
+    expect(await readFile(join(copy, aside!), 'utf8')).toBe(journalText);
+    expect(t2.backend.store.data.documents).toEqual([]);
+  });
+
   it.each([
     ['truncated', '{"schema_version":1,"companies":[{"id":"co_1","na'],
     ['not JSON', 'garbage\u0000\u0001'],
