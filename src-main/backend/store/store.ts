@@ -192,6 +192,9 @@ export class Store {
     if (this.writing) return;
     this.writing = this.loop().finally(() => {
       this.writing = null;
+      // A commit asked for after the loop's last look (by a waiter's continuation, which
+      // runs before this) found `writing` still set; without this it waited for the next caller.
+      if (this.waiters.length > 0 || this.dirty) this.kick();
     });
   }
 
