@@ -163,6 +163,9 @@ export class JournalFile {
     const old = this.generation;
     await this.close();
     this.generation = next;
+    // The new generation starts empty. Left at the old size, `bytes` stayed past the
+    // store's checkpoint threshold, and every later commit checkpointed the whole state.
+    this.size = 0;
     await unlink(journalPath(this.dir, old)).catch(() => undefined);
   }
 

@@ -28,6 +28,11 @@ function validateShape(value: unknown): string | null {
   return null;
 }
 
+export interface StoreOptions {
+  /** Journal size that makes the next commit a checkpoint (default 16 MiB); tests use a small one. */
+  checkpointBytes?: number;
+}
+
 export interface StoreOpenResult {
   /** Set when a corrupt store file was found and moved aside. */
   warning?: string;
@@ -45,6 +50,7 @@ export class Store {
   private waiters: Waiter[] = [];
   private dirty = false;
   private checkpointNeeded = false;
+  private readonly checkpointBytes: number;
   /** Work that must be durable in the same write (the history log's flush). */
   private readonly alongside: (() => Promise<void>)[] = [];
   onBackgroundError: (err: unknown) => void = (err) => console.error('[store] background write failed:', err);
@@ -56,7 +62,11 @@ export class Store {
   readonly subscriptions = new Map<string, SubscriptionRecord>();
   readonly keysByHash = new Map<string, ApiKeyRecord>();
 
-  constructor(readonly dataDir: string) {
+  constructor(
+    readonly dataDir: string,
+    options: StoreOptions = {},
+  ) {
+    this.checkpointBytes = options.checkpointBytes ?? CHECKPOINT_BYTES;
     this.file = new DurableJsonFile<DbData>(join(dataDir, 'data.json'), validateShape);
     this.db = new Low<DbData>(this.file, emptyData());
     this.journal = new JournalFile(dataDir, 0);
@@ -221,7 +231,7 @@ export class Store {
 
   private async flushOnce(): Promise<void> {
     const others = this.alongside.map((fn) => fn());
-    if (this.checkpointNeeded || this.journal.bytes > CHECKPOINT_BYTES) {
+    if (this.checkpointNeeded || this.journal.bytes > this.checkpointBytes) {
       this.checkpointNeeded = false;
       this.changes.clear(); // the checkpoint holds them
       const next = this.journal.generation + 1;

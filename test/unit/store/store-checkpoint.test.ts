@@ -1,0 +1,67 @@
+// When the store folds its journal into data.json: past the journal threshold, once,
+// after which commits append to the new journal again. Real files in a temp folder.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../../../src-main/backend/store/store.js';
+import type { Notification } from '../../../src-main/backend/store/schema.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function openStore(checkpointBytes: number) {
+  const dir = await mkdtemp(join(tmpdir(), 'countersign-checkpoint-'));
+  const store = new Store(dir, { checkpointBytes });
+  await store.open();
+  cleanups.push(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { dir, store };
+}
+
+const note = (id: string, pad: number): Notification => ({
+  id, company_id: 'co_1', document_id: 'doc_1', recipient_id: 'rcp_1', name: 'x'.repeat(pad), email: 'a@b.co', kind: 'reminder', created_at: '2025-01-01T00:00:00.000Z',
+});
+
+async function journalBytes(dir: string): Promise<number> {
+  let n = 0;
+  for (const f of await readdir(dir)) if (f.startsWith('journal-')) n += (await stat(join(dir, f))).size;
+  return n;
+}
+
+/** Changes one 4 KB record per commit until a checkpoint happens; returns the journal size just before it. */
+async function churnUntilCheckpoint(dir: string, store: Store, limit: number): Promise<number> {
+  const gen = store.data.journal_generation ?? 0;
+  const n = note('ntf_churn', 4000);
+  store.data.notifications.push(n);
+  let before = 0;
+  for (let i = 0; i < limit; i++) {
+    n.created_at = new Date(i).toISOString();
+    store.put('notifications', n);
+    before = await journalBytes(dir);
+    await store.commitChanges();
+    if ((store.data.journal_generation ?? 0) !== gen) return before;
+  }
+  throw new Error('no checkpoint');
+}
+
+describe('store checkpoints', () => {
+  it('folds the journal into data.json past the threshold, then appends to a fresh journal', async () => {
+    const { dir, store } = await openStore(32 * 1024);
+    const before = await churnUntilCheckpoint(dir, store, 100);
+    expect(before).toBeGreaterThan(32 * 1024 - 4200);
+    expect(before).toBeLessThan(40 * 1024);
+    // The new journal starts empty: the next commits append to it, they do not checkpoint again.
+    const gen = store.data.journal_generation;
+    for (let i = 0; i < 3; i++) {
+      store.put('notifications', { ...store.data.notifications[0], created_at: new Date(1e12 + i).toISOString() });
+      await store.commitChanges();
+    }
+    expect(store.data.journal_generation).toBe(gen);
+    expect(await journalBytes(dir)).toBeGreaterThan(3 * 4000);
+  });
+});
