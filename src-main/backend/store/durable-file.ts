@@ -20,6 +20,8 @@ export interface ReadOutcome<T> {
 export class DurableJsonFile<T> implements Adapter<T> {
   /** Set by read() when the file on disk was corrupt and moved aside. */
   lastRead: ReadOutcome<T> = { data: null };
+  /** Length of the JSON text last read or written (the store sizes its checkpoints by it). */
+  lastTextChars = 0;
 
   constructor(
     readonly path: string,
@@ -35,6 +37,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return (this.lastRead = { data: null }).data;
       throw err;
     }
+    this.lastTextChars = text.length;
     let reason: string | null;
     let value: unknown;
     try {
@@ -51,7 +54,9 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    await this.writeText(JSON.stringify(data));
+    const text = JSON.stringify(data);
+    this.lastTextChars = text.length;
+    await this.writeText(text);
   }
 
   async writeText(text: string): Promise<void> {

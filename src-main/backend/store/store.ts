@@ -5,7 +5,8 @@
 // Commits that arrive while one is in flight share the next one, so 50 concurrent PUTs
 // cost a few fsyncs, and each costs the size of its change, not of the store.
 // `commit()` (no records named) checkpoints the whole state into data.json instead:
-// always correct, for rare changes. The journal is folded into data.json when it grows.
+// always correct, for rare changes. The journal is folded into data.json when it grows
+// (see checkpointDue).
 import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,8 +17,10 @@ import { ChangeSet, JournalFile, replayJournals, type Collection } from './journ
 import { emptyData, type ApiKeyRecord, type DbData, type DocumentRecord, type SubscriptionRecord } from './schema.js';
 
 const ARRAYS: (keyof DbData)[] = ['companies', 'users', 'api_keys', 'subscriptions', 'documents', 'pending_events', 'pending_deliveries', 'notifications'];
-/** Past this, the next commit checkpoints into data.json and starts a new journal. */
+/** Past this (and see checkpointDue), the next commit checkpoints into data.json and starts a new journal. */
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+/** Assumed size of a record in data.json until a checkpoint has measured it. */
+const GUESS_BYTES_PER_ROW = 512;
 
 function validateShape(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the top level is not an object';
@@ -29,7 +32,7 @@ function validateShape(value: unknown): string | null {
 }
 
 export interface StoreOptions {
-  /** Journal size that makes the next commit a checkpoint (default 16 MiB); tests use a small one. */
+  /** Journal size past which a checkpoint can be due (default 16 MiB); tests use a small one. */
   checkpointBytes?: number;
 }
 
@@ -51,6 +54,8 @@ export class Store {
   private dirty = false;
   private checkpointNeeded = false;
   private readonly checkpointBytes: number;
+  /** data.json bytes per record at the last checkpoint, to estimate what the next one costs. */
+  private bytesPerRow = GUESS_BYTES_PER_ROW;
   /** Work that must be durable in the same write (the history log's flush). */
   private readonly alongside: (() => Promise<void>)[] = [];
   onBackgroundError: (err: unknown) => void = (err) => console.error('[store] background write failed:', err);
@@ -91,6 +96,7 @@ export class Store {
     }
     this.journal = new JournalFile(this.dataDir, this.data.journal_generation ?? 0);
     this.reindex();
+    if (this.file.lastTextChars > 0 && this.rowCount() > 0) this.bytesPerRow = this.file.lastTextChars / this.rowCount();
     const aside = this.file.lastRead.keptAsidePath;
     if (!aside) return {};
     return {
@@ -231,12 +237,15 @@ export class Store {
 
   private async flushOnce(): Promise<void> {
     const others = this.alongside.map((fn) => fn());
-    if (this.checkpointNeeded || this.journal.bytes > this.checkpointBytes) {
+    if (this.checkpointNeeded || this.checkpointDue()) {
       this.checkpointNeeded = false;
       this.changes.clear(); // the checkpoint holds them
       const next = this.journal.generation + 1;
       this.data.journal_generation = next;
-      await Promise.all([this.db.write(), ...others]); // serialised synchronously: a consistent snapshot
+      const rows = this.rowCount();
+      const written = this.db.write(); // serialised synchronously: a consistent snapshot
+      this.bytesPerRow = this.file.lastTextChars / Math.max(1, rows);
+      await Promise.all([written, ...others]);
       await this.journal.rotate(next);
     } else if (this.changes.size > 0) {
       const line = this.changes.toLine();
@@ -245,6 +254,24 @@ export class Store {
     } else {
       await Promise.all(others);
     }
+  }
+
+  /**
+   * A checkpoint rewrites the whole state, so past the threshold it also waits until the
+   * journal is twice the state's estimated size: each journaled byte then pays for at
+   * most half a byte of checkpoint. With the threshold alone, a large state (tens of
+   * thousands of pending deliveries, ~10 MB) was serialised again - one synchronous
+   * JSON.stringify of a few hundred ms - for every 16 MiB of churn.
+   */
+  private checkpointDue(): boolean {
+    const bytes = this.journal.bytes;
+    return bytes > this.checkpointBytes && bytes >= 2 * this.bytesPerRow * this.rowCount();
+  }
+
+  private rowCount(): number {
+    let n = 0;
+    for (const key of ARRAYS) n += (this.data[key] as unknown[]).length;
+    return n;
   }
 
   private revertToDisk(): void {

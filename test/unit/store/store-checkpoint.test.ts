@@ -1,5 +1,7 @@
-// When the store folds its journal into data.json: past the journal threshold, once,
-// after which commits append to the new journal again. Real files in a temp folder.
+// When the store folds its journal into data.json: past the journal threshold, and only
+// once the journal is also twice the state's size, so a large state (a backlog of
+// pending deliveries) is not rewritten over and over; after a checkpoint, commits
+// append to the new journal again. Real files in a temp folder.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,5 +65,16 @@ describe('store checkpoints', () => {
     }
     expect(store.data.journal_generation).toBe(gen);
     expect(await journalBytes(dir)).toBeGreaterThan(3 * 4000);
+  });
+
+  it('waits for a journal twice the size of a large state', async () => {
+    const { dir, store } = await openStore(32 * 1024);
+    for (let i = 0; i < 2000; i++) store.data.notifications.push(note(`ntf_${i}`, 150));
+    await store.commit(); // a checkpoint: measures the state (~500 KB)
+    const state = (await stat(join(dir, 'data.json'))).size;
+    expect(state).toBeGreaterThan(400_000);
+    const before = await churnUntilCheckpoint(dir, store, 1000);
+    expect(before).toBeGreaterThan(2 * state - 8000);
+    expect(before).toBeLessThan(2 * state + 8000);
   });
 });
