@@ -81,7 +81,6 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const warnings: string[] = [];
   const domain = new Domain({ store, history, bus, appUrl: () => `${apiBase()}/app` });
   const engine = createDeliveryEngine({ store, history, bus, config });
-  domain.onDeliveriesCommitted = () => engine.wake();
   domain.engine = engine;
   const receiverUrl = () => `http://${config.host}:${receiverPort}`;
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });

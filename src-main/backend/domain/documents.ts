@@ -5,6 +5,7 @@ import { ApiError, invalidStatus, notFound, validationError } from '../errors.js
 import { NOTIFICATION_CAP, type DocumentRecord, type DocumentStatus, type Notification } from '../store/schema.js';
 import { nowIso, type DomainContext } from './context.js';
 import { emitEvent } from './events.js';
+import type { Change } from '../bus.js';
 import { apply, isAllowed, RECIPIENT_ACTIONS, type Action } from './lifecycle.js';
 import { documentView } from './views.js';
 
@@ -14,17 +15,20 @@ export function findDocument(ctx: DomainContext, companyId: string, id: string):
   return doc;
 }
 
-function emitFor(ctx: DomainContext, doc: DocumentRecord, type: Parameters<typeof emitEvent>[1]['type']): number {
-  return emitEvent(ctx, { company_id: doc.company_id, type, document_id: doc.public_id, data: { document: documentView(doc, ctx.appUrl()) } }).length;
+/** What one operation changed, announced on the bus only once its commit succeeded. */
+type Announce = Change[];
+
+function emitFor(ctx: DomainContext, doc: DocumentRecord, type: Parameters<typeof emitEvent>[1]['type'], announce: Announce): number {
+  return emitEvent(ctx, { company_id: doc.company_id, type, document_id: doc.public_id, data: { document: documentView(doc, ctx.appUrl()) } }, announce).length;
 }
 
-function notify(ctx: DomainContext, doc: DocumentRecord, kind: Notification['kind'], at: string, recipients = doc.recipients): void {
+function notify(ctx: DomainContext, doc: DocumentRecord, kind: Notification['kind'], at: string, announce: Announce, recipients = doc.recipients): void {
   const list = ctx.store.data.notifications;
   for (const r of recipients) {
     const n: Notification = { id: newId('ntf'), company_id: doc.company_id, document_id: doc.public_id, recipient_id: r.public_id, name: r.name, email: r.email, kind, created_at: at };
     list.push(n);
     ctx.store.put('notifications', n);
-    ctx.bus.emit({ kind: 'notification', company_id: doc.company_id, id: n.id, document_id: doc.public_id });
+    announce.push({ kind: 'notification', company_id: doc.company_id, id: n.id, document_id: doc.public_id });
   }
   if (list.length > NOTIFICATION_CAP) {
     for (const old of list.splice(0, list.length - NOTIFICATION_CAP)) ctx.store.drop('notifications', old.id);
@@ -32,10 +36,11 @@ function notify(ctx: DomainContext, doc: DocumentRecord, kind: Notification['kin
 }
 
 /** Commits, then tells the engine if anything is to be delivered. Returns the document's view. */
-async function finish(ctx: DomainContext & { wake: () => void }, doc: DocumentRecord, deliveries: number) {
+async function finish(ctx: DomainContext & { wake: () => void }, doc: DocumentRecord, deliveries: number, announce: Announce) {
   ctx.store.put('documents', doc);
   await ctx.store.commitChanges();
   if (deliveries > 0) ctx.wake();
+  for (const change of announce) ctx.bus.emit(change);
   ctx.bus.emit({ kind: 'document', company_id: doc.company_id, id: doc.public_id });
   return documentView(doc, ctx.appUrl());
 }
@@ -50,7 +55,8 @@ export async function updateDocument(ctx: DomainContext & { wake: () => void }, 
   if (patch.title !== undefined) doc.title = patch.title;
   if (patch.metadata !== undefined) doc.metadata = patch.metadata;
   doc.updated_at = nowIso();
-  return finish(ctx, doc, emitFor(ctx, doc, 'document.updated'));
+  const announce: Announce = [];
+  return finish(ctx, doc, emitFor(ctx, doc, 'document.updated', announce), announce);
 }
 
 export async function remind(ctx: DomainContext & { wake: () => void }, companyId: string, id: string) {
@@ -58,8 +64,9 @@ export async function remind(ctx: DomainContext & { wake: () => void }, companyI
   if (doc.status !== 'OUT_FOR_SIGNATURE') throw invalidStatus(doc.status, 'send a reminder for');
   const at = nowIso();
   const targets = doc.recipients.filter((r) => r.status !== 'completed' && r.status !== 'declined');
-  notify(ctx, doc, 'reminder', at, targets);
-  await finish(ctx, doc, emitFor(ctx, doc, 'document.reminded'));
+  const announce: Announce = [];
+  notify(ctx, doc, 'reminder', at, announce, targets);
+  await finish(ctx, doc, emitFor(ctx, doc, 'document.reminded', announce), announce);
   return { document_id: doc.public_id, reminded: targets.map((r) => r.public_id), reminded_at: at };
 }
 
@@ -82,7 +89,8 @@ export async function createDocument(ctx: DomainContext & { wake: () => void }, 
     updated_at: at,
   };
   ctx.store.addDocument(doc);
-  return finish(ctx, doc, emitFor(ctx, doc, 'document.created'));
+  const announce: Announce = [];
+  return finish(ctx, doc, emitFor(ctx, doc, 'document.created', announce), announce);
 }
 
 export async function transition(ctx: DomainContext & { wake: () => void }, companyId: string, id: string, action: Action, recipientId?: string) {
@@ -103,10 +111,11 @@ export async function transition(ctx: DomainContext & { wake: () => void }, comp
   }
   const at = nowIso();
   const types = apply(action, doc, at, recipient);
-  if (action === 'send') notify(ctx, doc, 'signature_request', at);
+  const announce: Announce = [];
+  if (action === 'send') notify(ctx, doc, 'signature_request', at, announce);
   let deliveries = 0;
-  for (const type of types) deliveries += emitFor(ctx, doc, type);
-  return finish(ctx, doc, deliveries);
+  for (const type of types) deliveries += emitFor(ctx, doc, type, announce);
+  return finish(ctx, doc, deliveries, announce);
 }
 
 export interface DocumentQuery {

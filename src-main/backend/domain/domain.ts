@@ -13,13 +13,12 @@ import { allowedActions } from './lifecycle.js';
 import { attemptView, deliveryView, documentView } from './views.js';
 
 export class Domain {
-  /** Set by the composition root: told when committed deliveries are due. */
-  onDeliveriesCommitted: () => void = () => undefined;
+  /** Set by the composition root; woken when committed deliveries are due. */
   engine?: DeliveryEngine;
   private readonly ctx: DomainContext & { wake: () => void };
 
   constructor(base: DomainContext) {
-    this.ctx = { ...base, wake: () => this.onDeliveriesCommitted() };
+    this.ctx = { ...base, wake: () => this.engine?.wake() };
   }
 
   // Keys and companies

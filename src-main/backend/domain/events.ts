@@ -4,6 +4,7 @@
 import { newId } from '../ids.js';
 import type { EventType, PendingDelivery, SubscriptionRecord } from '../store/schema.js';
 import type { DomainContext } from './context.js';
+import type { Change } from '../bus.js';
 
 export interface EmitInput {
   company_id: string;
@@ -14,8 +15,9 @@ export interface EmitInput {
   only?: SubscriptionRecord;
 }
 
-export function emitEvent(ctx: DomainContext, input: EmitInput): PendingDelivery[] {
-  const { store, history, bus } = ctx;
+/** Adds the event and its deliveries; `announce` collects the change to tell listeners once committed. */
+export function emitEvent(ctx: DomainContext, input: EmitInput, announce: Change[]): PendingDelivery[] {
+  const { store, history } = ctx;
   const id = newId('evt');
   const timestamp = new Date().toISOString();
   const body = JSON.stringify({ id, type: input.type, timestamp, data: input.data });
@@ -64,6 +66,6 @@ export function emitEvent(ctx: DomainContext, input: EmitInput): PendingDelivery
       next_attempt_at: now,
     });
   }
-  bus.emit({ kind: 'event', company_id: input.company_id, id, type: input.type, document_id: input.document_id });
+  announce.push({ kind: 'event', company_id: input.company_id, id, type: input.type, document_id: input.document_id });
   return deliveries;
 }

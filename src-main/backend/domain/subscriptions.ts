@@ -6,6 +6,7 @@ import { notFound, validationError } from '../errors.js';
 import type { EventType, SubscriptionRecord } from '../store/schema.js';
 import { nowIso, type DomainContext } from './context.js';
 import { emitEvent } from './events.js';
+import type { Change } from '../bus.js';
 import { subscriptionView } from './views.js';
 
 export const SUBSCRIPTIONS_PER_COMPANY = 100;
@@ -71,13 +72,15 @@ export async function deleteSubscription(ctx: DomainContext, companyId: string, 
 /** Queues a webhook.test event to this one subscription. Caller wakes the engine. */
 export async function sendTestEvent(ctx: DomainContext, companyId: string, id: string) {
   const sub = findSubscription(ctx, companyId, id);
+  const announce: Change[] = [];
   const [delivery] = emitEvent(ctx, {
     company_id: companyId,
     type: 'webhook.test',
     document_id: null,
     data: { subscription: subscriptionView(sub), message: 'This is a test event sent from Countersign.' },
     only: sub,
-  });
+  }, announce);
   await ctx.store.commitChanges();
+  for (const change of announce) ctx.bus.emit(change);
   return delivery;
 }

@@ -2,7 +2,7 @@
 // ApiError is a defect: it is logged here with its stack and answered with a generic
 // 500 that names no file, line or library.
 import type { Request, Response, NextFunction } from 'express';
-import { ApiError, internalError, notFound } from '../errors.js';
+import { ApiError, internalError } from '../errors.js';
 
 export function sendError(res: Response, err: ApiError): void {
   if (res.headersSent) {
@@ -27,4 +27,3 @@ export function notFoundHandler(req: Request, res: Response): void {
   sendError(res, new ApiError('not_found', `No route ${req.method} ${req.path}.`));
 }
 
-export { notFound };
