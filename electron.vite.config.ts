@@ -5,8 +5,11 @@ import react from '@vitejs/plugin-react';
 // The folders are not electron-vite's defaults (src/main, src/preload, src/renderer),
 // so every input is named here. The main build has two entries: the Electron entry
 // and the headless Node entry, which share the backend and never share Electron.
+const alias = { '@shared': resolve('src-shared') };
+
 export default defineConfig({
   main: {
+    resolve: { alias },
     build: {
       outDir: 'out/main',
       rollupOptions: {
@@ -18,6 +21,7 @@ export default defineConfig({
     },
   },
   preload: {
+    resolve: { alias },
     build: {
       outDir: 'out/preload',
       rollupOptions: {
@@ -30,6 +34,7 @@ export default defineConfig({
   renderer: {
     root: resolve('src-renderer'),
     base: '/app/',
+    resolve: { alias },
     plugins: [react()],
     // electron-vite forces base './' on production renderer builds (made for file://
     // pages); the console is served over HTTP under /app/, where deep links such as

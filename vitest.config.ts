@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -5,16 +6,19 @@ import react from '@vitejs/plugin-react';
 // on loopback against a backend on port 0), renderer (components and hooks in jsdom),
 // e2e (the built headless entry driven by Debian's Chromium through Playwright).
 export default defineConfig({
+  resolve: { alias: { '@shared': resolve('src-shared') } },
   test: {
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 20000 } },
-      { test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30000, hookTimeout: 30000 } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 20000 } },
+      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30000, hookTimeout: 30000 } },
       {
+        extends: true,
         plugins: [react()],
         test: { name: 'renderer', include: ['test/renderer/**/*.test.{ts,tsx}'], environment: 'jsdom', testTimeout: 20000 },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { app, dialog, Menu, Notification, safeStorage, session, shell } from 'electron';
 import { createBackend, type Backend, type BackendAddresses } from './backend/index.js';
 import { loadConfig } from './backend/config.js';
-import { NGROK_AUTHTOKEN_SECRET } from './shared/ipc-contract.js';
+import { NGROK_AUTHTOKEN_SECRET } from '@shared/ipc-contract.js';
 import { backendArgsFrom } from './desktop/backend-args.js';
 import { documentPageUrl, findDocumentLink, parseDocumentLink, PROTOCOL_SCHEME } from './desktop/deep-link.js';
 import { createFailureBatcher, type FailureNotice } from './desktop/failure-notifier.js';

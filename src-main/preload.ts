@@ -6,7 +6,7 @@
 // (given by the main process as an argument). The main process checks the sender of
 // every call regardless. Built as CommonJS (a sandboxed preload cannot be ESM).
 import { contextBridge, ipcRenderer } from 'electron';
-import { IPC_CHANNELS, type CountersignBridge } from './shared/ipc-contract.js';
+import { IPC_CHANNELS, type CountersignBridge } from '@shared/ipc-contract.js';
 import { ORIGIN_ARGUMENT } from './desktop/window-options.js';
 
 const originArg = process.argv.find((arg) => arg.startsWith(ORIGIN_ARGUMENT));

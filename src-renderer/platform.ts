@@ -1,5 +1,5 @@
 // Desktop features used only where the desktop shell offers them (window.countersign,
-// see src-main/shared/ipc-contract.ts); in a plain browser the console falls back to
+// see src-shared/ipc-contract.ts); in a plain browser the console falls back to
 // web APIs, so everything works in both.
 
 /** Copies text to the clipboard; resolves false when neither way worked. */

@@ -2,10 +2,7 @@
 // changed; the console's live stream (server-sent events) and the receiver listen.
 // Payloads are small references (ids and kinds); listeners fetch details over the API.
 import { EventEmitter } from 'node:events';
-import type { Change } from '../shared/api-types.js';
-
-// The change shapes are shared with the renderer, which reads them from the live stream.
-export type { Change } from '../shared/api-types.js';
+import type { Change } from '@shared/api-types.js';
 
 export class ChangeBus {
   private readonly emitter = new EventEmitter();

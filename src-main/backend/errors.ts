@@ -2,7 +2,7 @@
 // one middleware (service-api/error-handler.ts) writes it. Guards against stack traces
 // or internal paths reaching a response: anything that is not an ApiError becomes a
 // generic 500 whose message says nothing about the program.
-import type { FieldError } from '../shared/api-types.js';
+import type { FieldError } from '@shared/api-types.js';
 
 export type ErrorCode =
   | 'invalid_json'
@@ -28,9 +28,6 @@ const STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
 };
-
-// The shape of `details.fields`, shared with the renderer (src-main/shared/api-types.ts).
-export type { FieldError };
 
 export class ApiError extends Error {
   readonly status: number;

@@ -1,8 +1,8 @@
+import type { Change } from '@shared/api-types.js';
 // Turns "a delivery failed for good" changes from the backend's bus into system
 // notifications, batched: when a subscriber goes down, hundreds of deliveries can fail
 // in the same second, and one notification saying so is worth more than hundreds.
 // Pure (timers only); index.ts shows the notices with Electron's Notification.
-import type { Change } from '../backend/bus.js';
 
 export interface FailureNotice {
   title: string;

@@ -1,4 +1,4 @@
-// The main-process side of the IPC contract (shared/ipc-contract.ts). Guards against
+// The main-process side of the IPC contract (src-shared/ipc-contract.ts). Guards against
 // the bridge being used by anything but the console: every handler first checks that
 // the call comes from the console window's own top frame on the console's origin
 // (origin-guards.ts isTrustedSender), then checks its arguments (ipc-validate.ts);
@@ -6,7 +6,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
-import { IPC_CHANNELS, type AppInfo, type IpcContract, type IpcName } from '../shared/ipc-contract.js';
+import { IPC_CHANNELS, type AppInfo, type IpcContract, type IpcName } from '@shared/ipc-contract.js';
 import { isSafeExternalUrl, isTrustedSender } from './origin-guards.js';
 import { checkExportContents, checkImportSize, checkNoArgs, IpcArgumentError, sanitizeFileName } from './ipc-validate.js';
 import type { SecretStore } from './secret-store.js';

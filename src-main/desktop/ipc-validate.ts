@@ -2,7 +2,7 @@
 // on the console's origin) using the bridge beyond its purpose: a suggested file name
 // cannot pick the folder (the user does, in the native dialog), contents are bounded
 // text, and nothing else is accepted. Pure, no Electron.
-import { IPC_LIMITS } from '../shared/ipc-contract.js';
+import { IPC_LIMITS } from '@shared/ipc-contract.js';
 
 export class IpcArgumentError extends Error {
   override name = 'IpcArgumentError';

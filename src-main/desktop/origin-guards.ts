@@ -4,7 +4,7 @@
 // and IPC calls from any frame that is not the console's own top frame. Pure functions
 // (no Electron import) so that they are unit-tested without Electron's binary; the
 // Electron wiring in main-window.ts and ipc-handlers.ts only calls them.
-import { IPC_LIMITS } from '../shared/ipc-contract.js';
+import { IPC_LIMITS } from '@shared/ipc-contract.js';
 import { parseConsoleDocumentUrl } from './deep-link.js';
 
 /** Parses a URL, or null when it is not one (never throws). */

@@ -5,7 +5,7 @@
 // is reported plainly; when nothing can encrypt at all, nothing is saved.
 // The encryptor is passed in (safeStorage in the app); this module imports no Electron.
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { IPC_LIMITS, SECRET_NAME_PATTERN, type SecretStorageInfo } from '../shared/ipc-contract.js';
+import { IPC_LIMITS, SECRET_NAME_PATTERN, type SecretStorageInfo } from '@shared/ipc-contract.js';
 
 /** The part of Electron's safeStorage used here. */
 export interface Encryptor {

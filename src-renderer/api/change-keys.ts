@@ -1,6 +1,6 @@
 // What a change from the live stream makes stale. Small references arrive (kinds and
 // ids); the queries that show them are refetched. Pure, so it is tested on its own.
-import type { Change } from '../../src-main/shared/api-types.js';
+import type { Change } from '@shared/api-types.js';
 import { qk } from './keys.js';
 
 export type QueryKey = readonly unknown[];

@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { onLiveChange } from './live.js';
 import { fetchRows, inspectorKeys } from './inspector.js';
-import type { FeedPage, InspectorFilters, InspectorRow, RowsAnswer } from '../../src-main/shared/inspector-types.js';
+import type { FeedPage, InspectorFilters, InspectorRow, RowsAnswer } from '@shared/inspector-types.js';
 
 type Feed = InfiniteData<FeedPage, string | null>;
 

@@ -8,7 +8,7 @@ import { serviceApi } from './client.js';
 import { qk } from './keys.js';
 import { consoleJson, consoleText } from './receiver-http.js';
 import { receiverKeys } from './receiver.js';
-import type { Delivery } from '../../src-main/shared/api-types.js';
+import type { Delivery } from '@shared/api-types.js';
 import type {
   CaptureDetail,
   CapturePair,
@@ -17,8 +17,8 @@ import type {
   InspectorFilters,
   InspectorStats,
   RowsAnswer,
-} from '../../src-main/shared/inspector-types.js';
-import type { ImportResult, ReplayInput, ReplayResult } from '../../src-main/shared/receiver-types.js';
+} from '@shared/inspector-types.js';
+import type { ImportResult, ReplayInput, ReplayResult } from '@shared/receiver-types.js';
 
 export const FEED_PAGE_SIZE = 200;
 const enc = encodeURIComponent;

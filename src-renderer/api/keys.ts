@@ -1,6 +1,6 @@
 // Hierarchical query keys: invalidating a prefix refreshes everything under it
 // (e.g. documents.detail(id) covers the document, its timeline and its actions).
-import type { DocumentStatus } from '../../src-main/shared/api-types.js';
+import type { DocumentStatus } from '@shared/api-types.js';
 
 export interface DocumentListFilter {
   status?: DocumentStatus;

@@ -4,7 +4,7 @@
 // after 45 s without even a heartbeat). After a reconnect, changes may have been
 // missed, so the owner is told to refresh everything.
 import { createSseParser } from './sse.js';
-import type { Change } from '../../src-main/shared/api-types.js';
+import type { Change } from '@shared/api-types.js';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'unauthorized' | 'stopped';
 

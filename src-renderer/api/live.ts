@@ -6,7 +6,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { clientBase, consoleToken } from './client.js';
 import { dedupeKeys, keysForChange, type QueryKey } from './change-keys.js';
-import type { Change } from '../../src-main/shared/api-types.js';
+import type { Change } from '@shared/api-types.js';
 import { LiveStream, type LiveState } from './live-stream.js';
 
 const changeListeners = new Set<(c: Change) => void>();

@@ -13,7 +13,7 @@ import type {
   RemindResult,
   SubscriptionType,
   TestEventResult,
-} from '../../src-main/shared/api-types.js';
+} from '@shared/api-types.js';
 
 const enc = encodeURIComponent;
 

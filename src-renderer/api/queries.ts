@@ -14,7 +14,7 @@ import type {
   Page,
   Subscription,
   TimelineEvent,
-} from '../../src-main/shared/api-types.js';
+} from '@shared/api-types.js';
 
 export const PAGE_SIZE = 25;
 const enc = encodeURIComponent;

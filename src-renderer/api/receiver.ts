@@ -1,12 +1,12 @@
 // The receiver's inboxes and the tunnel (receiver/console-routes.ts; shapes in
-// src-main/shared/receiver-types.ts): query options under the ['receiver'] prefix
+// src-shared/receiver-types.ts): query options under the ['receiver'] prefix
 // (which the live stream refreshes on inbox, capture and tunnel changes) and
 // mutations that await the refetch they cause.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { qk } from './keys.js';
 import { consoleJson } from './receiver-http.js';
-import type { SubscriptionType } from '../../src-main/shared/api-types.js';
-import type { Inbox, InboxInput, MovedSubscription, SubscribeResult, TunnelView } from '../../src-main/shared/receiver-types.js';
+import type { SubscriptionType } from '@shared/api-types.js';
+import type { Inbox, InboxInput, MovedSubscription, SubscribeResult, TunnelView } from '@shared/receiver-types.js';
 
 const enc = encodeURIComponent;
 

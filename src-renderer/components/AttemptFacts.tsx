@@ -1,7 +1,7 @@
 // The one-line facts of a delivery attempt, the same in the webhook's delivery log and
 // in the inspector: its number, the answer (or none), how long it took, when it started
 // and, when another is due, when the retry comes.
-import type { Attempt } from '../../src-main/shared/api-types.js';
+import type { Attempt } from '@shared/api-types.js';
 import { Time } from './Time.js';
 
 export function AttemptFacts({ a }: { a: Attempt }) {

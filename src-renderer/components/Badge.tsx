@@ -1,5 +1,5 @@
 // Status pills. The text is always the status itself (colour only repeats it).
-import type { DeliveryStatus, DocumentStatus, RecipientStatus } from '../../src-main/shared/api-types.js';
+import type { DeliveryStatus, DocumentStatus, RecipientStatus } from '@shared/api-types.js';
 
 const DOC_LABEL: Record<DocumentStatus, string> = {
   DRAFT: 'Draft',

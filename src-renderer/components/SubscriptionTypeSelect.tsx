@@ -2,7 +2,7 @@
 // in the contract's order. Extra props (the id and aria attributes a Field adds,
 // data-autofocus) go to the select itself.
 import type { SelectHTMLAttributes } from 'react';
-import { EVENT_TYPES, type SubscriptionType } from '../../src-main/shared/api-types.js';
+import { EVENT_TYPES, type SubscriptionType } from '@shared/api-types.js';
 
 export type SubscriptionTypeSelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange'> & {
   value: SubscriptionType;

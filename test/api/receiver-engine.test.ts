@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
 import { waitUntil } from '../helpers/wait.js';
-import type { ResponseMode } from '../../src-main/backend/receiver/types.js';
+import type { ResponseMode } from '@shared/receiver-types.js';
 
 let t: TestBackend;
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CountersignBridge } from '../../src-main/shared/ipc-contract.js';
+import type { CountersignBridge } from '@shared/ipc-contract.js';
 import { electronBinary, hasDisplay, parseReadyLine, ROOT } from '../../scripts/start.mjs';
 
 const binary = electronBinary();

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeDocument, renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
-import { EVENT_TYPES } from '../../src-main/shared/api-types.js';
+import { EVENT_TYPES } from '@shared/api-types.js';
 
 let tb: TestBackend;
 

@@ -7,9 +7,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../src-renderer/api/query-client.js';
-import type { CapturePair } from '../../src-main/shared/inspector-types.js';
-import type { Verdict } from '../../src-main/shared/receiver-types.js';
-import { VERDICT_REASONS } from '../../src-main/shared/receiver-types.js';
+import type { CapturePair } from '@shared/inspector-types.js';
+import type { Verdict } from '@shared/receiver-types.js';
+import { VERDICT_REASONS } from '@shared/receiver-types.js';
 import { FilterBar } from '../../src-renderer/screens/inspector/FilterBar.js';
 import { filtersFromSearch } from '../../src-renderer/screens/inspector/filters.js';
 import { VirtualList } from '../../src-renderer/screens/inspector/VirtualList.js';

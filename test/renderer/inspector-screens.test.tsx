@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import type { InfiniteData } from '@tanstack/react-query';
 import { mergeRows } from '../../src-renderer/api/inspector-live.js';
 import { href, navigate } from '../../src-renderer/router.js';
-import type { FeedPage, InspectorRow } from '../../src-main/shared/inspector-types.js';
+import type { FeedPage, InspectorRow } from '@shared/inspector-types.js';
 import { CONSOLE_TOKEN, makeDocument, renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
 
 let tb: TestBackend;

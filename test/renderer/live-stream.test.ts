@@ -2,7 +2,7 @@
 // it drops the stream, refuses the token, or goes silent.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LiveStream, type LiveState } from '../../src-renderer/api/live-stream.js';
-import type { Change } from '../../src-main/shared/api-types.js';
+import type { Change } from '@shared/api-types.js';
 import { loadNodeHelper } from './node-helper.js';
 
 interface ScriptedResponse {

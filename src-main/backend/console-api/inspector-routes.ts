@@ -11,7 +11,7 @@ import type { HistoryLog } from '../store/history-types.js';
 import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import { parseInput } from '../receiver/inbox-input.js';
-import type { InspectorRow, RowsAnswer } from '../../shared/inspector-types.js';
+import type { InspectorRow, RowsAnswer } from '@shared/inspector-types.js';
 import { captureRow, deliveryRow, filterSchema, matches, RowContext } from './inspector/rows.js';
 import { decodeCursor, feedPage } from './inspector/feed.js';
 import { computeStats } from './inspector/stats.js';

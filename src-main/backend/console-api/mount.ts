@@ -20,7 +20,7 @@ import { consoleErrorHandler } from './error-handler.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
 import { consoleStatic } from './static.js';
-import type { ConsoleStatus } from '../../shared/api-types.js';
+import type { ConsoleStatus } from '@shared/api-types.js';
 
 export interface ConsoleAddresses {
   api_url: string;

@@ -7,7 +7,7 @@ import type { ChangeBus } from '../bus.js';
 import type { Domain } from '../domain/domain.js';
 import type { Store } from '../store/store.js';
 import { deliveryView } from '../domain/views.js';
-import { DOCUMENT_STATUSES, type ApiKey, type Notification, type TimelineEvent } from '../../shared/api-types.js';
+import { DOCUMENT_STATUSES, type ApiKey, type Notification, type TimelineEvent } from '@shared/api-types.js';
 import { ApiError } from '../errors.js';
 import { jsonBody } from '../service-api/body.js';
 import { pageQuery, parse } from '../service-api/schemas.js';

@@ -3,7 +3,7 @@
 // key, so it must happen once per run, not once per page load).
 import type { Actor } from '../domain/context.js';
 import { internalError } from '../errors.js';
-import type { ConsoleSession } from '../../shared/api-types.js';
+import type { ConsoleSession } from '@shared/api-types.js';
 
 export interface SessionSource {
   createConsoleSession(): Promise<ConsoleSession>;

@@ -5,7 +5,8 @@
 // dead connections holding listeners (cleanup on close; heartbeats let proxies and the
 // page notice a dead link).
 import type { Request, Response } from 'express';
-import type { Change, ChangeBus } from '../bus.js';
+import type { ChangeBus } from '../bus.js';
+import type { Change } from '@shared/api-types.js';
 
 export const HEARTBEAT_MS = 15_000;
 export const RETRY_MS = 2_000;

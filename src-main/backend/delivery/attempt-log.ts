@@ -1,8 +1,9 @@
 // What one ended attempt writes to the history log: the attempt itself (request and
 // response as sent and received) and the delivery's updated summary.
-import type { DeliveryStatus, PendingDelivery } from '../store/schema.js';
+import type { PendingDelivery } from '../store/schema.js';
 import type { HistoryLog } from '../store/history-types.js';
 import type { SendResult } from './http-sender.js';
+import type { DeliveryStatus } from '@shared/api-types.js';
 
 export interface EndedAttempt {
   row: PendingDelivery;

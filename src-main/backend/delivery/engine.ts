@@ -11,7 +11,7 @@ import type { BackendConfig } from '../config.js';
 import type { ChangeBus } from '../bus.js';
 import { ApiError, notFound } from '../errors.js';
 import type { Store } from '../store/store.js';
-import type { DeliveryStatus, PendingDelivery, SubscriptionRecord } from '../store/schema.js';
+import type { PendingDelivery, SubscriptionRecord } from '../store/schema.js';
 import type { DeliverySummary, HistoryLog } from '../store/history-types.js';
 import type { DeliveryEngine } from './engine-types.js';
 import { signingKey, webhookHeaders } from './signing.js';
@@ -21,6 +21,7 @@ import { PendingTables } from './pending-tables.js';
 import { logAttempt } from './attempt-log.js';
 import { Scheduler, type Job } from './scheduler.js';
 import { BodyBytes } from './body-bytes.js';
+import type { DeliveryStatus } from '@shared/api-types.js';
 
 export interface DeliveryEngineDeps {
   store: Store;

@@ -4,8 +4,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.js';
 import { ApiError, notFound } from '../errors.js';
-import type { ApiKeyRecord, Company, Role } from '../store/schema.js';
+import type { ApiKeyRecord, Company } from '../store/schema.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
+import type { Role } from '@shared/api-types.js';
 
 export const DEMO_COMPANY = 'Demo Company';
 const CONSOLE_LABEL = 'Console session';

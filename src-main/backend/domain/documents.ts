@@ -2,12 +2,12 @@
 // Every change, its events and their pending deliveries land in one commit.
 import { newId } from '../ids.js';
 import { ApiError, invalidStatus, notFound, validationError } from '../errors.js';
-import { NOTIFICATION_CAP, type DocumentRecord, type DocumentStatus, type Notification } from '../store/schema.js';
+import { NOTIFICATION_CAP, type DocumentRecord, type Notification } from '../store/schema.js';
 import { nowIso, type DomainContext } from './context.js';
 import { emitEvent } from './events.js';
-import type { Change } from '../bus.js';
 import { apply, isAllowed, RECIPIENT_ACTIONS, type Action } from './lifecycle.js';
 import { documentView } from './views.js';
+import type { Change, DocumentStatus } from '@shared/api-types.js';
 
 export function findDocument(ctx: DomainContext, companyId: string, id: string): DocumentRecord {
   const doc = ctx.store.documents.get(id);

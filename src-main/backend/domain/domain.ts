@@ -1,7 +1,6 @@
 // The domain facade: every rule of the service, in one object the HTTP layers call.
 // Ownership is checked here (another company's ids are not found), state transitions
 // live in lifecycle.ts, and every change is committed before a method resolves.
-import type { EventType, Role } from '../store/schema.js';
 import type { DeliveryEngine } from '../delivery/engine-types.js';
 import { notFound, validationError } from '../errors.js';
 import type { Actor, DomainContext } from './context.js';
@@ -11,6 +10,7 @@ import * as docs from './documents.js';
 import type { Action } from './lifecycle.js';
 import { allowedActions } from './lifecycle.js';
 import { attemptView, deliveryView, documentView } from './views.js';
+import type { EventType, Role } from '@shared/api-types.js';
 
 export class Domain {
   /** Set by the composition root; woken when committed deliveries are due. */

@@ -2,9 +2,9 @@
 // the store in the same synchronous step as the change that caused them, so the
 // caller's single commit makes all of it durable before the API answers.
 import { newId } from '../ids.js';
-import type { EventType, PendingDelivery, SubscriptionRecord } from '../store/schema.js';
+import type { PendingDelivery, SubscriptionRecord } from '../store/schema.js';
 import type { DomainContext } from './context.js';
-import type { Change } from '../bus.js';
+import type { Change, EventType } from '@shared/api-types.js';
 
 export interface EmitInput {
   company_id: string;

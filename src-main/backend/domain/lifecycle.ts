@@ -1,7 +1,8 @@
 // The document state machine of CONTRACT.md section 7, as data: which action is
 // allowed from which status, and which events it causes. Pure: no store, no I/O.
-import type { DocumentRecord, DocumentStatus, EventType, Recipient } from '../store/schema.js';
-import { DOCUMENT_ACTIONS, type AllowedActions, type DocumentAction } from '../../shared/api-types.js';
+import type { DocumentRecord } from '../store/schema.js';
+import { DOCUMENT_ACTIONS, type AllowedActions, type DocumentAction } from '@shared/api-types.js';
+import type { DocumentStatus, EventType, Recipient } from '@shared/api-types.js';
 
 export const ACTIONS = DOCUMENT_ACTIONS;
 export type Action = DocumentAction;

@@ -3,11 +3,11 @@
 import { generateSecret } from '../delivery/signing.js';
 import { newId } from '../ids.js';
 import { notFound, validationError } from '../errors.js';
-import type { EventType, SubscriptionRecord } from '../store/schema.js';
+import type { SubscriptionRecord } from '../store/schema.js';
 import { nowIso, type DomainContext } from './context.js';
 import { emitEvent } from './events.js';
-import type { Change } from '../bus.js';
 import { subscriptionView } from './views.js';
+import type { Change, EventType } from '@shared/api-types.js';
 
 export const SUBSCRIPTIONS_PER_COMPANY = 100;
 

@@ -1,7 +1,7 @@
 // The public shapes of CONTRACT.md: what the API returns and what deliveries carry.
 // Internal fields (company ids, secrets) never leave through here. The return types are
-// the shared wire shapes (src-main/shared/api-types.ts) that the renderer reads.
-import type { Attempt, Delivery, Document, Subscription } from '../../shared/api-types.js';
+// the shared wire shapes (src-shared/api-types.ts) that the renderer reads.
+import type { Attempt, Delivery, Document, Subscription } from '@shared/api-types.js';
 import type { DocumentRecord, SubscriptionRecord } from '../store/schema.js';
 import type { AttemptRecord, DeliverySummary } from '../store/history-types.js';
 
@@ -17,12 +17,10 @@ export function documentView(doc: DocumentRecord, appUrl: string): Document {
     updated_at: doc.updated_at,
   };
 }
-export type DocumentView = Document;
 
 export function subscriptionView(sub: SubscriptionRecord): Subscription {
   return { public_id: sub.public_id, url: sub.url, type: sub.type, status: sub.status, created_at: sub.created_at };
 }
-export type SubscriptionView = Subscription;
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -6,7 +6,6 @@ import { Router, type Request, type Response, type NextFunction } from 'express'
 import { z } from 'zod';
 import type { Store } from '../store/store.js';
 import type { HistoryLog } from '../store/history-types.js';
-import { EVENT_TYPES, type EventType } from '../store/schema.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import type { Tunnel } from '../tunnel/tunnel.js';
 import type { Receiver } from './receiver.js';
@@ -15,7 +14,9 @@ import { applyImport, bodyFields, buildExport } from './export-import.js';
 import { checkTargetUrl, replay } from './replay.js';
 import { curlCommand } from './curl.js';
 import { fingerprint } from './verdict.js';
-import type { CaptureFull, MovedSubscription, SubscribeResult, TunnelView } from '../../shared/receiver-types.js';
+import type { CaptureFull, MovedSubscription, SubscribeResult, TunnelView } from '@shared/receiver-types.js';
+import { EVENT_TYPES } from '@shared/api-types.js';
+import type { EventType } from '@shared/api-types.js';
 
 /** What "subscribe" and "move" need from the domain (domain/domain.ts). */
 export interface SubscriptionOps {

@@ -11,8 +11,9 @@ import { validationError } from '../errors.js';
 import { parseResponseMode } from './inbox-input.js';
 import type { Receiver } from './receiver.js';
 import { fingerprint } from './verdict.js';
-import { DEFAULT_RESPONSE, type Capture, type ResponseMode } from './types.js';
-import type { BodyFields, CaptureFields, ImportResult } from '../../shared/receiver-types.js';
+import { DEFAULT_RESPONSE, type Capture } from './types.js';
+import type { BodyFields, CaptureFields, ImportResult } from '@shared/receiver-types.js';
+import type { ResponseMode } from '@shared/receiver-types.js';
 
 export const EXPORT_FORMAT = 'countersign-export';
 export const EXPORT_VERSION = 1;

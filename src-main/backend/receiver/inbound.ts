@@ -4,7 +4,7 @@
 // with Connection: close) and against hung requests outliving the receiver (every
 // delayed or hung answer is tracked, cut after a bound, and ended by close()).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CaptureResponse } from './types.js';
+import type { CaptureResponse } from '@shared/receiver-types.js';
 
 /** Bytes of an oversize body kept for inspection. */
 const OVERSIZE_KEEP = 64 * 1024;

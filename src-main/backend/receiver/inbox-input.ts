@@ -1,7 +1,8 @@
 // Validation of inbox input at the edge (console API bodies and imported files).
 import { z } from 'zod';
-import { validationError, type FieldError } from '../errors.js';
-import type { ResponseMode } from './types.js';
+import { validationError } from '../errors.js';
+import type { FieldError } from '@shared/api-types.js';
+import type { ResponseMode } from '@shared/receiver-types.js';
 
 const delay = z.number().int().min(0).max(300_000).optional();
 

@@ -12,8 +12,9 @@ import { responseModeSchema } from './inbox-input.js';
 import { classifyUrl, linkedSubscriptions, staleSubscriptions, type ReceiverOrigins } from './linked-subscriptions.js';
 import { describeResponse } from './response-mode.js';
 import { fingerprint, type SecretCandidate } from './verdict.js';
-import { DEFAULT_RESPONSE, type InboxRecord, type ReceiverData, type ReceiverLimits, type ResponseMode } from './types.js';
-import type { Inbox, StaleSubscription } from '../../shared/receiver-types.js';
+import { DEFAULT_RESPONSE, type InboxRecord, type ReceiverData, type ReceiverLimits } from './types.js';
+import type { Inbox, StaleSubscription } from '@shared/receiver-types.js';
+import type { ResponseMode } from '@shared/receiver-types.js';
 
 const PAST_URLS_KEPT = 20;
 /** webhook-ids remembered per inbox for duplicates and fail_first_n (oldest forgotten first). */

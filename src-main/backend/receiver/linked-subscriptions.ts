@@ -6,7 +6,7 @@
 // "Stale" subscriptions point at an inbox through an origin that no longer reaches it
 // (an old public URL, or a loopback port from an earlier run).
 import type { SubscriptionRecord } from '../store/schema.js';
-import type { StaleSubscription } from '../../shared/receiver-types.js';
+import type { StaleSubscription } from '@shared/receiver-types.js';
 
 export interface ReceiverOrigins {
   /** http://127.0.0.1:<port> */

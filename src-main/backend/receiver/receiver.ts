@@ -19,8 +19,9 @@ import { PendingAnswers, readBody } from './inbound.js';
 import { InboxRegistry, type InboxView } from './inbox-registry.js';
 import { decideResponse } from './response-mode.js';
 import { computeVerdict, type SentRecord } from './verdict.js';
-import { DEFAULT_LIMITS, type Capture, type CaptureResponse, type CaptureSummary, type ReceiverLimits } from './types.js';
-import type { Page } from '../store/history-types.js';
+import { DEFAULT_LIMITS, type Capture, type ReceiverLimits } from './types.js';
+import type { Page } from '@shared/api-types.js';
+import type { CaptureResponse, CaptureSummary } from '@shared/receiver-types.js';
 
 export type { InboxView } from './inbox-registry.js';
 

@@ -10,7 +10,7 @@ import { validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { fingerprint } from './verdict.js';
 import type { Capture } from './types.js';
-import type { ReplayInput, ReplayResult } from '../../shared/receiver-types.js';
+import type { ReplayInput, ReplayResult } from '@shared/receiver-types.js';
 
 /** Headers that belong to one connection, or that the HTTP client sets itself. */
 export const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate']);

@@ -1,7 +1,7 @@
+import type { CaptureResponse, ResponseMode } from '@shared/receiver-types.js';
 // What an inbox answers, as a pure function of its response mode and how many times
 // this webhook-id has reached it under that mode. The receiver applies the delay or
 // hang; nothing here touches a socket.
-import type { CaptureResponse, ResponseMode } from './types.js';
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 

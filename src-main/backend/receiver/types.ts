@@ -1,12 +1,8 @@
 // Shapes of the webhook receiver: inbox configuration (kept small, in the main store
 // under extensions.receiver), captures (kept out of the main store: in-memory ring +
 // append-only file per inbox, see capture-store.ts) and verification verdicts.
-import type { CaptureFields, ResponseMode } from '../../shared/receiver-types.js';
+import type { CaptureFields, ResponseMode } from '@shared/receiver-types.js';
 
-// The wire shapes (src-main/shared/receiver-types.ts), re-exported so the receiver keeps
-// importing them from here.
-export { VERDICT_REASONS } from '../../shared/receiver-types.js';
-export type { CaptureResponse, CaptureSummary, ResponseMode, Verdict, VerdictReason } from '../../shared/receiver-types.js';
 
 export const DEFAULT_RESPONSE: ResponseMode = { mode: 'status', status: 200 };
 

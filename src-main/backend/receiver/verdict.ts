@@ -6,7 +6,8 @@
 // the honest `signature_mismatch` ("a different secret, or the body was changed").
 import { createHash } from 'node:crypto';
 import { parseSecret, verifySignature } from '../delivery/signing.js';
-import { TIMESTAMP_TOLERANCE_S, type Verdict, type VerdictReason } from './types.js';
+import { TIMESTAMP_TOLERANCE_S } from './types.js';
+import type { Verdict, VerdictReason } from '@shared/receiver-types.js';
 
 export interface SecretCandidate {
   secret: string;

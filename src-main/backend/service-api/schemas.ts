@@ -1,11 +1,12 @@
 // Validation at the edge: request shapes, checked before the domain sees them.
 // Every failure becomes 422 validation_error naming each field.
 import { z } from 'zod';
-import { validationError, type FieldError } from '../errors.js';
-import { EVENT_TYPES } from '../store/schema.js';
+import { validationError } from '../errors.js';
 import { checkJsonLimits, METADATA_LIMITS } from '../store/json-limits.js';
 import { parseSecret } from '../delivery/signing.js';
 import { ACTIONS } from '../domain/lifecycle.js';
+import { EVENT_TYPES } from '@shared/api-types.js';
+import type { FieldError } from '@shared/api-types.js';
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 

@@ -32,15 +32,14 @@
 // disk, so flush() does not cover them) and written right after that summary; at open,
 // attempts with no delivery base before them are ignored. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
-import type {
-  AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, Page,
-} from './history-types.js';
+import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog } from './history-types.js';
 import { attemptLine, deliveryBaseLine, deliveryLine, eventLine, parseAttempt, parseEventBody } from './history/records.js';
 import { newSegment, readLocs, type Loc, type Segment } from './history/segments.js';
 import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex, type DeliveryEntry } from './history/index-state.js';
 import { loadSegments } from './history/loader.js';
 import { dropSegment } from './history/retention.js';
+import type { Page } from '@shared/api-types.js';
 
 export interface HistoryLogOptions {
   dir: string;

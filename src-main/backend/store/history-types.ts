@@ -2,9 +2,7 @@
 // event never makes every later write bigger. Append-only segments on disk, with a
 // small in-memory index; full attempt details (headers, bodies) are read back from
 // disk on demand. Finished deliveries beyond the retention cap are dropped oldest first.
-import type { Attempt, Delivery, EventType, Page } from '../../shared/api-types.js';
-
-export type { Page } from '../../shared/api-types.js';
+import type { Attempt, Delivery, EventType, Page } from '@shared/api-types.js';
 
 export interface EventSummary {
   id: string;
@@ -16,13 +14,13 @@ export interface EventSummary {
   subscription_id: string | null;
 }
 
-/** An attempt as the API shows it (shared/api-types.ts), with the next attempt kept as epoch ms. */
+/** An attempt as the API shows it (src-shared/api-types.ts), with the next attempt kept as epoch ms. */
 export interface AttemptRecord extends Omit<Attempt, 'next_attempt_at'> {
   /** When the next attempt is due (epoch ms), or null if none follows. */
   next_attempt_at: number | null;
 }
 
-/** A delivery as the API shows it (shared/api-types.ts), with its owner and the next attempt as epoch ms. */
+/** A delivery as the API shows it (src-shared/api-types.ts), with its owner and the next attempt as epoch ms. */
 export interface DeliverySummary extends Omit<Delivery, 'next_attempt_at'> {
   company_id: string;
   next_attempt_at: number | null;

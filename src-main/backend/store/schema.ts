@@ -1,12 +1,8 @@
 // The shapes kept in the main store file (data.json). Only live state lives here:
 // what every write rewrites must stay small, so finished deliveries, their attempts
 // and past events go to the history log (history-log.ts), never to this file.
-import type { DocumentStatus, EventType, Notification as NotificationView, Recipient, Role, Subscription } from '../../shared/api-types.js';
+import type { DocumentStatus, EventType, Notification as NotificationView, Recipient, Role, Subscription } from '@shared/api-types.js';
 
-// The wire pieces these records reuse (src-main/shared/api-types.ts), re-exported so the
-// backend keeps importing them from here.
-export { EVENT_TYPES } from '../../shared/api-types.js';
-export type { DeliveryStatus, DocumentStatus, EventType, Recipient, RecipientStatus, Role } from '../../shared/api-types.js';
 
 export interface Company {
   id: string; // co_…

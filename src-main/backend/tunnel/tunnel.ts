@@ -8,7 +8,7 @@
 // taking the app down (autostart never throws).
 import ngrok from '@ngrok/ngrok';
 import type { ChangeBus } from '../bus.js';
-import type { TunnelState } from '../../shared/receiver-types.js';
+import type { TunnelState } from '@shared/receiver-types.js';
 
 export interface Tunnel {
   state(): TunnelState;

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiKeysQuery } from '../../api/queries.js';
 import { useCreateApiKey, useRevokeApiKey } from '../../api/mutations.js';
 import { ApiRequestError } from '../../api/errors.js';
-import type { ApiKey, CreatedApiKey } from '../../../src-main/shared/api-types.js';
+import type { ApiKey, CreatedApiKey } from '@shared/api-types.js';
 import { Badge } from '../../components/Badge.js';
 import { Card } from '../../components/Card.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';

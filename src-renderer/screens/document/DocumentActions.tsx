@@ -3,7 +3,7 @@
 // offered only where the document's status allows it; a refused one says why.
 import { useState } from 'react';
 import { useRemind, useTransition } from '../../api/mutations.js';
-import type { AllowedActions, Document, DocumentAction } from '../../../src-main/shared/api-types.js';
+import type { AllowedActions, Document, DocumentAction } from '@shared/api-types.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Link, href } from '../../router.js';

@@ -4,7 +4,7 @@ import { useUpdateDocument } from '../../api/mutations.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
-import type { Document } from '../../../src-main/shared/api-types.js';
+import type { Document } from '@shared/api-types.js';
 
 export function TitleForm({ doc }: { doc: Document }) {
   const [title, setTitle] = useState(doc.title);

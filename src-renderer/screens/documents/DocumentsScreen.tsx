@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { documentListQuery } from '../../api/queries.js';
-import { DOCUMENT_STATUSES, type DocumentStatus } from '../../../src-main/shared/api-types.js';
+import { DOCUMENT_STATUSES, type DocumentStatus } from '@shared/api-types.js';
 import { DocumentStatusBadge, documentStatusLabel } from '../../components/Badge.js';
 import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

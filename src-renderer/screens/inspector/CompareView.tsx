@@ -4,7 +4,7 @@
 // alone. Headers the HTTP transport adds (Host, Content-Length, …) are shown apart and
 // quietly: they are expected, not a tampering.
 import { useMemo, useState } from 'react';
-import type { CapturePair } from '../../../src-main/shared/inspector-types.js';
+import type { CapturePair } from '@shared/inspector-types.js';
 import { bodyDiff, changedSpan, headerDiff, type HeaderRow, type LineOp } from './diff.js';
 
 const STATE_WORDS: Record<HeaderRow['state'], string> = {

@@ -3,8 +3,8 @@
 // "compare sent and received"), and the actions: redeliver and copy as curl.
 import { useQuery } from '@tanstack/react-query';
 import { deliveryDetailQuery, useRedeliver } from '../../api/inspector.js';
-import type { Attempt } from '../../../src-main/shared/api-types.js';
-import type { DeliveryDetail as Detail } from '../../../src-main/shared/inspector-types.js';
+import type { Attempt } from '@shared/api-types.js';
+import type { DeliveryDetail as Detail } from '@shared/inspector-types.js';
 import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

@@ -4,7 +4,7 @@
 import { useRef, useState } from 'react';
 import { exportFile, useImport } from '../../api/inspector.js';
 import { messageOf } from '../../api/errors.js';
-import type { ImportResult } from '../../../src-main/shared/receiver-types.js';
+import type { ImportResult } from '@shared/receiver-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { desktopBridge } from '../../platform.js';
 

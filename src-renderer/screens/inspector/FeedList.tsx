@@ -2,7 +2,7 @@
 // newest first, windowed (VirtualList) so it stays smooth at any length. Received
 // values (paths, event types) are shown as text only.
 import { memo } from 'react';
-import type { InspectorRow } from '../../../src-main/shared/inspector-types.js';
+import type { InspectorRow } from '@shared/inspector-types.js';
 import { VirtualList } from './VirtualList.js';
 import { verdictWords } from './verdict-text.js';
 

@@ -3,8 +3,8 @@
 // pause (so the list is not asked again on every key). The values come from the URL
 // and every change goes back to it (see filters.ts).
 import { useEffect, useId, useRef, useState } from 'react';
-import { EVENT_TYPES } from '../../../src-main/shared/api-types.js';
-import { FILTER_OUTCOMES, type InspectorFilters } from '../../../src-main/shared/inspector-types.js';
+import { EVENT_TYPES } from '@shared/api-types.js';
+import { FILTER_OUTCOMES, type InspectorFilters } from '@shared/inspector-types.js';
 import { activeFilterCount, OUTCOME_LABELS, type FilterParam } from './filters.js';
 
 export interface FilterOptions {

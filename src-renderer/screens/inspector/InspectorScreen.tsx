@@ -6,10 +6,10 @@ import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { serviceApi } from '../../api/client.js';
 import { feedQuery, statsQuery } from '../../api/inspector.js';
 import { useInspectorLive } from '../../api/inspector-live.js';
-import type { InspectorRow } from '../../../src-main/shared/inspector-types.js';
+import type { InspectorRow } from '@shared/inspector-types.js';
 import { inboxListQuery } from '../../api/receiver.js';
 import { qk } from '../../api/keys.js';
-import type { Page, Subscription } from '../../../src-main/shared/api-types.js';
+import type { Page, Subscription } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';

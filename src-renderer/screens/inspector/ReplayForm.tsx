@@ -5,7 +5,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useReplay } from '../../api/inspector.js';
 import { ApiRequestError } from '../../api/errors.js';
-import type { Inbox } from '../../../src-main/shared/receiver-types.js';
+import type { Inbox } from '@shared/receiver-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { BodyView } from './BodyView.js';

@@ -4,7 +4,7 @@
 // (the page's CSP allows no inline style). Each minute has a title for hover, and the
 // whole chart a label with the totals for assistive tech.
 import type { ReactNode } from 'react';
-import type { InspectorStats, StatsBucket } from '../../../src-main/shared/inspector-types.js';
+import type { InspectorStats, StatsBucket } from '@shared/inspector-types.js';
 
 const W = 600;
 const H = 100;

@@ -1,7 +1,7 @@
 // A capture's verdict, said in words: the reason's title and meaning, the receiver's own
 // message for this capture, and the facts behind it (which secret, from where, how old
 // the timestamp was). The duplicate flag is beside the verdict, never instead of it.
-import type { Verdict } from '../../../src-main/shared/receiver-types.js';
+import type { Verdict } from '@shared/receiver-types.js';
 import { Fact } from '../../components/Fact.js';
 import { Link, href } from '../../router.js';
 import { describeAge, verdictWords } from './verdict-text.js';

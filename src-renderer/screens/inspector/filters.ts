@@ -1,7 +1,7 @@
 // The inspector's filters live in the page's query string, so that a reload, a link or
 // the back button keeps them. Short, readable parameter names; unknown or malformed
 // values are dropped rather than sent to the API.
-import { FILTER_OUTCOMES, type InspectorFilters } from '../../../src-main/shared/inspector-types.js';
+import { FILTER_OUTCOMES, type InspectorFilters } from '@shared/inspector-types.js';
 
 /** URL parameter → API filter name. */
 export const FILTER_PARAMS = {

@@ -1,7 +1,7 @@
 // Each verdict reason in words: a short title for lists, a sentence that says exactly
 // what was found, and what to look at. The receiver's own message (with the specifics
 // of that capture) is shown beside it.
-import type { VerdictReason } from '../../../src-main/shared/receiver-types.js';
+import type { VerdictReason } from '@shared/receiver-types.js';
 
 export interface VerdictWords {
   /** For badges and list rows. */

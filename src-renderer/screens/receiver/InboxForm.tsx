@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiRequestError } from '../../api/errors.js';
 import { useCreateInbox, useUpdateInbox } from '../../api/receiver.js';
-import type { Inbox, InboxInput } from '../../../src-main/shared/receiver-types.js';
+import type { Inbox, InboxInput } from '@shared/receiver-types.js';
 import { DEFAULT_MODE } from './inbox-text.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';

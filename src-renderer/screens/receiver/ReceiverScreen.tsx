@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { inboxListQuery, useDeleteInbox } from '../../api/receiver.js';
-import type { Inbox } from '../../../src-main/shared/receiver-types.js';
+import type { Inbox } from '@shared/receiver-types.js';
 import { Card } from '../../components/Card.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';

@@ -3,7 +3,7 @@
 // 429 with Retry-After; with an optional delay (except for hang). Numbers are kept as
 // typed text until sent, so the API's own range errors can be shown beside the field.
 import { useId } from 'react';
-import type { ResponseMode } from '../../../src-main/shared/receiver-types.js';
+import type { ResponseMode } from '@shared/receiver-types.js';
 import { Field } from '../../components/Field.js';
 
 export interface ModeDraft {

@@ -1,6 +1,6 @@
 // Which secret an inbox verifies with, by fingerprint only (never the secret itself),
 // and a plain warning when it is not a whsec_ secret.
-import type { Inbox } from '../../../src-main/shared/receiver-types.js';
+import type { Inbox } from '@shared/receiver-types.js';
 import { secretText } from './inbox-text.js';
 
 export function SecretState({ inbox }: { inbox: Inbox }) {

@@ -2,9 +2,9 @@
 // (its public URL when the tunnel is online, else its local URL), whose secret the
 // inbox then verifies with. The secret is not shown: only its fingerprint.
 import { useState } from 'react';
-import type { SubscriptionType } from '../../../src-main/shared/api-types.js';
+import type { SubscriptionType } from '@shared/api-types.js';
 import { useSubscribeInbox } from '../../api/receiver.js';
-import type { Inbox, SubscribeResult } from '../../../src-main/shared/receiver-types.js';
+import type { Inbox, SubscribeResult } from '@shared/receiver-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { Modal } from '../../components/Modal.js';

@@ -5,9 +5,9 @@
 // window.countersign), the browser console only hands it to the local service.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { NGROK_AUTHTOKEN_SECRET } from '../../../src-main/shared/ipc-contract.js';
+import { NGROK_AUTHTOKEN_SECRET } from '@shared/ipc-contract.js';
 import { tunnelQuery, useMoveSubscriptions, useStartTunnel, useStopTunnel } from '../../api/receiver.js';
-import type { MovedSubscription } from '../../../src-main/shared/receiver-types.js';
+import type { MovedSubscription } from '@shared/receiver-types.js';
 import { messageOf } from '../../api/errors.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

@@ -1,5 +1,5 @@
 // Words and defaults shared by the receiver screen's parts.
-import type { Inbox, ResponseMode, TunnelView } from '../../../src-main/shared/receiver-types.js';
+import type { Inbox, ResponseMode, TunnelView } from '@shared/receiver-types.js';
 
 export const DEFAULT_MODE: ResponseMode = { mode: 'status', status: 200 };
 

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { useCreateSubscription } from '../../api/mutations.js';
 import { ApiRequestError } from '../../api/errors.js';
-import type { CreatedSubscription, SubscriptionType } from '../../../src-main/shared/api-types.js';
+import type { CreatedSubscription, SubscriptionType } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { SubscriptionTypeSelect } from '../../components/SubscriptionTypeSelect.js';

@@ -3,7 +3,7 @@
 // Bodies and headers come from other programs: shown as text only.
 import { useQuery } from '@tanstack/react-query';
 import { deliveryQuery } from '../../api/queries.js';
-import type { Attempt } from '../../../src-main/shared/api-types.js';
+import type { Attempt } from '@shared/api-types.js';
 import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Loading } from '../../components/States.js';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { deliveryPageQuery, PAGE_SIZE } from '../../api/queries.js';
 import { useRedeliver } from '../../api/mutations.js';
-import type { Delivery } from '../../../src-main/shared/api-types.js';
+import type { Delivery } from '@shared/api-types.js';
 import { DeliveryStatusBadge } from '../../components/Badge.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';

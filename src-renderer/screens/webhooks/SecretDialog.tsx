@@ -2,8 +2,8 @@
 // warning that it will not be shown again. Closing the dialog drops it from memory;
 // only its fingerprint remains. In the desktop app it can also go to the OS keychain.
 import { useState } from 'react';
-import { webhookSecretName } from '../../../src-main/shared/ipc-contract.js';
-import type { CreatedSubscription } from '../../../src-main/shared/api-types.js';
+import { webhookSecretName } from '@shared/ipc-contract.js';
+import type { CreatedSubscription } from '@shared/api-types.js';
 import { Modal } from '../../components/Modal.js';
 import { SecretReveal } from '../../components/SecretReveal.js';
 import { desktopBridge } from '../../platform.js';

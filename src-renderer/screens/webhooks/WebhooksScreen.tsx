@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { deliveryPageQuery, inboxesQuery, subscriptionListQuery } from '../../api/queries.js';
-import type { Subscription } from '../../../src-main/shared/api-types.js';
+import type { Subscription } from '@shared/api-types.js';
 import { Badge, DeliveryStatusBadge } from '../../components/Badge.js';
 import { Card } from '../../components/Card.js';
 import { DataTable } from '../../components/DataTable.js';

@@ -11,12 +11,13 @@ import { testConfig, type BackendConfig } from '../../../src-main/backend/config
 import { Store } from '../../../src-main/backend/store/store.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { ChangeBus, type Change } from '../../../src-main/backend/bus.js';
+import { ChangeBus } from '../../../src-main/backend/bus.js';
 import { newId } from '../../../src-main/backend/ids.js';
 import type { PendingDelivery, SubscriptionRecord } from '../../../src-main/backend/store/schema.js';
 import { createDeliveryEngine } from '../../../src-main/backend/delivery/engine.js';
 import type { DeliveryEngine } from '../../../src-main/backend/delivery/engine-types.js';
 import { generateSecret } from '../../../src-main/backend/delivery/signing.js';
+import type { Change } from '@shared/api-types.js';
 
 export interface Received {
   path: string;

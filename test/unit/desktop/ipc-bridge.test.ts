@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IPC_CHANNELS } from '../../../src-main/shared/ipc-contract.js';
+import { IPC_CHANNELS } from '@shared/ipc-contract.js';
 import { ORIGIN_ARGUMENT } from '../../../src-main/desktop/window-options.js';
 import { SecretStore } from '../../../src-main/desktop/secret-store.js';
 import { aesEncryptor } from '../../helpers/aes-encryptor.js';

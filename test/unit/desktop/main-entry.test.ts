@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IPC_CHANNELS } from '../../../src-main/shared/ipc-contract.js';
+import { IPC_CHANNELS } from '@shared/ipc-contract.js';
 import { fakeApp, recorded, type FakeWindow } from './fake-electron.js';
 
 vi.mock('electron', async () => (await import('./fake-electron.js')).electronModule);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backendArgsFrom } from '../../../src-main/desktop/backend-args.js';
 import { createFailureBatcher, describeFailures, type FailureNotice } from '../../../src-main/desktop/failure-notifier.js';
 import { buildMenuTemplate } from '../../../src-main/desktop/menu-template.js';
-import type { Change } from '../../../src-main/backend/bus.js';
+import type { Change } from '@shared/api-types.js';
 
 describe('backendArgsFrom', () => {
   it("keeps the backend's flags and drops Electron's and Chromium's arguments and links", () => {

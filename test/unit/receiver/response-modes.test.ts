@@ -2,8 +2,8 @@
 // receiver serving nothing but inbox paths.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import type { ResponseMode } from '../../../src-main/backend/receiver/types.js';
 import { send, startReceiver, type ReceiverHarness } from './harness.js';
+import type { ResponseMode } from '@shared/receiver-types.js';
 
 let h: ReceiverHarness;
 beforeEach(async () => {

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { generateSecret } from '../../../src-main/backend/delivery/signing.js';
-import type { VerdictReason } from '../../../src-main/backend/receiver/types.js';
 import { send, startReceiver, type ReceiverHarness } from './harness.js';
+import type { VerdictReason } from '@shared/receiver-types.js';
 
 const COMPANY = 'co_test';
 const BODY = JSON.stringify({ id: 'evt_1', type: 'document.completed', timestamp: '2025-01-01T00:00:00.000Z', data: { document: { public_id: 'doc_1' } } });

@@ -6,8 +6,9 @@
 // `forward`, said plainly where it is used.
 import { afterEach, describe, expect, it } from 'vitest';
 import net from 'node:net';
-import { ChangeBus, type Change } from '../../../src-main/backend/bus.js';
+import { ChangeBus } from '../../../src-main/backend/bus.js';
 import { createTunnel, NO_TOKEN_MESSAGE, type NgrokLike } from '../../../src-main/backend/tunnel/tunnel.js';
+import type { Change } from '@shared/api-types.js';
 
 const TARGET = () => 'http://127.0.0.1:9';
 const servers: net.Server[] = [];

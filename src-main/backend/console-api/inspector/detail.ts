@@ -11,7 +11,7 @@ import { bodyFields } from '../../receiver/export-import.js';
 import { summarize } from '../../receiver/receiver.js';
 import { attemptView, deliveryView } from '../../domain/views.js';
 import { captureRow, deliveryRow, type RowContext } from './rows.js';
-import type { CaptureDetail, CapturePair, DeliveryDetail } from '../../../shared/inspector-types.js';
+import type { CaptureDetail, CapturePair, DeliveryDetail } from '@shared/inspector-types.js';
 
 function header(c: Capture, name: string): string | undefined {
   return c.headers.find(([n]) => n.toLowerCase() === name)?.[1];

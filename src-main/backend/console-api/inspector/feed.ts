@@ -7,7 +7,7 @@
 import { validationError } from '../../errors.js';
 import type { DeliverySummary } from '../../store/history-types.js';
 import type { Capture } from '../../receiver/types.js';
-import type { FeedPage, InspectorRow } from '../../../shared/inspector-types.js';
+import type { FeedPage, InspectorRow } from '@shared/inspector-types.js';
 import { captureRow, deliveryRow, matches, newerFirst, timeOf, type InspectorFilter, type RowContext } from './rows.js';
 import { lastAtOrBefore, type DeliveryTimeIndex } from './time-index.js';
 

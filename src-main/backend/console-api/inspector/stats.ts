@@ -6,7 +6,7 @@
 import { captureRow, deliveryRow, matches, timeOf, type InspectorFilter, type RowContext } from './rows.js';
 import { deliveries } from './feed.js';
 import type { DeliveryTimeIndex } from './time-index.js';
-import type { InspectorStats } from '../../../shared/inspector-types.js';
+import type { InspectorStats } from '@shared/inspector-types.js';
 
 export const BUCKET_MS = 60_000;
 /** Retries come hours later: deliveries made this long before the window are still looked at. */

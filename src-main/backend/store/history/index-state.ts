@@ -2,8 +2,9 @@
 // ordered lists for paging, and the file location of every attempt and event body
 // (never their contents). Lists are ordered by a creation sequence number stored in
 // the records, so the order survives a restart and retention's carried copies.
-import type { DeliveryFilter, DeliverySummary, EventSummary, Page } from '../history-types.js';
+import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
 import type { Loc, Segment } from './segments.js';
+import type { Page } from '@shared/api-types.js';
 
 export interface DeliveryEntry {
   seq: number;

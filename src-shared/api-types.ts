@@ -3,7 +3,7 @@
 // session, status) and the live stream's change references. One definition for both
 // sides: the backend builds these (domain/views.ts, console-api/*) and the renderer
 // reads them. Imported by the main process and the renderer (tsconfig.web.json includes
-// src-main/shared), so: type declarations and plain constants only, no Node or DOM types.
+// src-shared), so: type declarations and plain constants only, no Node or DOM types.
 // Storage records that carry more (company ids, secrets, epoch-ms schedules) stay in
 // backend/store and reuse these pieces.
 

@@ -2,7 +2,7 @@
 // inspector-routes.ts and inspector/*.ts): one row shape for an outgoing delivery and an
 // incoming capture, the filters over both, the chart's buckets, and one row in full.
 // One definition for the backend, which builds them, and the renderer, which reads them
-// (tsconfig.web.json includes src-main/shared): type declarations and plain constants
+// (tsconfig.web.json includes src-shared): type declarations and plain constants
 // only, no Node or DOM types.
 import type { Attempt, Delivery } from './api-types.js';
 import type { BodyFields, CaptureFull, CaptureSummary, VerdictReason } from './receiver-types.js';

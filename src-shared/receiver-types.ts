@@ -2,7 +2,7 @@
 // console-routes.ts): inboxes and how they answer, captures and their verification
 // verdicts, the tunnel, replay and import. One definition for the backend, which builds
 // them, and the renderer, which reads them. Imported by both sides (tsconfig.web.json
-// includes src-main/shared): type declarations and plain constants only, no Node or DOM
+// includes src-shared): type declarations and plain constants only, no Node or DOM
 // types. A capture's raw bytes (a Buffer) are backend-only: backend/receiver/types.ts
 // adds them to CaptureFields; on the wire they travel as text or base64.
 

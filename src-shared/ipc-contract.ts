@@ -3,7 +3,7 @@
 // in the OS keychain, app facts). The preload exposes exactly these functions, frozen,
 // as `window.countersign`; the main process registers exactly these channels and checks
 // the sender frame of every call. Imported by the main process, the preload and the
-// renderer (tsconfig.web.json includes src-main/shared), so: no Node or DOM types here.
+// renderer (tsconfig.web.json includes src-shared), so: no Node or DOM types here.
 //
 // In the headless console (a plain browser) `window.countersign` is undefined: the
 // renderer must treat every desktop feature as optional.
