@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 
 export function machineInfo() {
   const cpus = os.cpus();
-  let busy = '';
+  let busy;
   try {
     // What else is using the CPU right now (other engineers' builds and tests share it).
     busy = execFileSync('ps', ['-eo', 'pcpu,comm', '--sort=-pcpu', '--no-headers'], { encoding: 'utf8' })

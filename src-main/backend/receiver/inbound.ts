@@ -75,7 +75,6 @@ export class PendingAnswers {
       res.end(answer.body);
     };
     if (!answer.hang && answer.delay_ms <= 0) return write();
-    let timer: NodeJS.Timeout;
     const cancel = () => {
       clearTimeout(timer);
       this.open.delete(end);
@@ -87,7 +86,7 @@ export class PendingAnswers {
       else write();
     };
     this.open.add(end);
-    timer = setTimeout(end, answer.hang ? maxHangMs : answer.delay_ms);
+    const timer = setTimeout(end, answer.hang ? maxHangMs : answer.delay_ms);
     res.on('close', () => {
       const waited = Date.now() - started;
       const wasOpen = this.open.has(end);

@@ -16,7 +16,7 @@ import { ApiError, internalError } from '../errors.js';
 import { newId } from '../ids.js';
 import { CaptureStore } from './capture-store.js';
 import { PendingAnswers, readBody } from './inbound.js';
-import { InboxRegistry, type InboxView } from './inbox-registry.js';
+import { InboxRegistry } from './inbox-registry.js';
 import { decideResponse } from './response-mode.js';
 import { computeVerdict, type SentRecord } from './verdict.js';
 import { DEFAULT_LIMITS, type Capture, type ReceiverLimits } from './types.js';

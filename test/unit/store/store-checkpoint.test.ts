@@ -40,11 +40,10 @@ async function churnUntilCheckpoint(dir: string, store: Store, limit: number): P
   const gen = store.data.journal_generation ?? 0;
   const n = note('ntf_churn', 4000);
   store.data.notifications.push(n);
-  let before = 0;
   for (let i = 0; i < limit; i++) {
     n.created_at = new Date(i).toISOString();
     store.put('notifications', n);
-    before = await journalBytes(dir);
+    const before = await journalBytes(dir);
     await store.commitChanges();
     if ((store.data.journal_generation ?? 0) !== gen) return before;
   }

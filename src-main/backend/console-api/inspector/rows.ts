@@ -9,7 +9,7 @@ import type { DeliverySummary, HistoryLog } from '../../store/history-types.js';
 import type { Store } from '../../store/store.js';
 import type { Receiver } from '../../receiver/receiver.js';
 import type { Capture } from '../../receiver/types.js';
-import { FILTER_OUTCOMES, type InspectorRow, type RowOutcome } from '@shared/inspector-types.js';
+import { FILTER_OUTCOMES, type InspectorRow } from '@shared/inspector-types.js';
 
 const ID = z.string().trim().min(1).max(200);
 

@@ -1,0 +1,42 @@
+// One lint configuration for both sides: the Node side (src-main, tests, scripts,
+// bench) and the web side (src-renderer). Formatting is Prettier's job, so the
+// stylistic rules are off (eslint-config-prettier); what is left catches defects.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.data/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-constant-condition': ['error', { checkLoops: false }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // Input validation matches control characters on purpose (deep links, IPC arguments).
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}', 'test/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // The backend is plain Node: it runs headless, in tests and in CI (DESIGN.md).
+    files: ['src-main/backend/**/*.ts', 'src-shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The backend and shared code never import Electron.' }] }] },
+  },
+  {
+    // Tests read JSON answers of many shapes; typing each one would say nothing the assertions do not.
+    files: ['test/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  prettier,
+);
