@@ -14,7 +14,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-constant-condition': ['error', { checkLoops: false }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
@@ -31,7 +34,9 @@ export default tseslint.config(
   {
     // The backend is plain Node: it runs headless, in tests and in CI (DESIGN.md).
     files: ['src-main/backend/**/*.ts', 'src-shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The backend and shared code never import Electron.' }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The backend and shared code never import Electron.' }] }],
+    },
   },
   {
     // Tests read JSON answers of many shapes; typing each one would say nothing the assertions do not.

@@ -11,7 +11,10 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 20000 } },
-      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30000, hookTimeout: 30000 } },
+      {
+        extends: true,
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30000, hookTimeout: 30000 },
+      },
       {
         extends: true,
         plugins: [react()],

@@ -15,4 +15,7 @@ const server = app.listen(0, '127.0.0.1', () => {
   process.stdout.write(JSON.stringify({ ready: true, url: `http://127.0.0.1:${server.address().port}` }) + '\n');
 });
 server.keepAliveTimeout = 60_000;
-process.on('SIGTERM', () => { server.close(); server.closeAllConnections(); });
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+});

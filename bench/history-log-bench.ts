@@ -16,25 +16,63 @@ let n = 0;
 function summary(id: string, status: DeliverySummary['status'], attempts: number): DeliverySummary {
   const n = Number(id.slice(4));
   return {
-    id, event_id: `evt_${id}`, event_type: 'document.updated', subscription_id: `wh_${n % 5}`, company_id: 'co_a',
-    document_id: `doc_${n % 1000}`, url: 'http://127.0.0.1:4011/hook', status, attempts,
-    created_at: new Date().toISOString(), last_attempt_at: null, last_status_code: 200, last_error: null, last_duration_ms: 3, next_attempt_at: null,
+    id,
+    event_id: `evt_${id}`,
+    event_type: 'document.updated',
+    subscription_id: `wh_${n % 5}`,
+    company_id: 'co_a',
+    document_id: `doc_${n % 1000}`,
+    url: 'http://127.0.0.1:4011/hook',
+    status,
+    attempts,
+    created_at: new Date().toISOString(),
+    last_attempt_at: null,
+    last_status_code: 200,
+    last_error: null,
+    last_duration_ms: 3,
+    next_attempt_at: null,
   };
 }
 
 function attemptOf(id: string): AttemptRecord {
   return {
-    delivery_id: id, subscription_id: 'wh_1', attempt: 1, started_at: new Date().toISOString(), duration_ms: 3,
-    request: { method: 'POST', url: 'http://127.0.0.1:4011/hook', headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,' + 'A'.repeat(44) }, body },
+    delivery_id: id,
+    subscription_id: 'wh_1',
+    attempt: 1,
+    started_at: new Date().toISOString(),
+    duration_ms: 3,
+    request: {
+      method: 'POST',
+      url: 'http://127.0.0.1:4011/hook',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': '1700000000',
+        'webhook-signature': 'v1,' + 'A'.repeat(44),
+      },
+      body,
+    },
     response: { status: 200, headers: { 'content-type': 'text/plain', date: new Date().toUTCString() }, body: 'ok', truncated: false },
-    error: null, succeeded: true, next_attempt_at: null,
+    error: null,
+    succeeded: true,
+    next_attempt_at: null,
   };
 }
 
 /** One full delivery as the domain and engine would record it. */
 function oneDelivery(log: HistoryLog): void {
   const id = `msg_${++n}`;
-  log.recordEvent({ id: `evt_${id}`, company_id: 'co_a', type: 'document.updated', timestamp: new Date().toISOString(), document_id: `doc_${n % 1000}`, subscription_id: null }, body);
+  log.recordEvent(
+    {
+      id: `evt_${id}`,
+      company_id: 'co_a',
+      type: 'document.updated',
+      timestamp: new Date().toISOString(),
+      document_id: `doc_${n % 1000}`,
+      subscription_id: null,
+    },
+    body,
+  );
   log.recordDelivery(summary(id, 'pending', 0));
   log.recordAttempt(attemptOf(id));
   log.recordDelivery(summary(id, 'succeeded', 1));
@@ -87,7 +125,11 @@ async function run(history: number): Promise<void> {
     const engineUs = [1, 2, 3].map(() => measureEngineOps(log, 5_000));
     await log.flush();
     const tList = performance.now();
-    for (let i = 0; i < 100; i++) log.listDeliveries({ company_id: 'co_a', subscription_id: 'wh_3' }, { limit: 50, starting_after: `msg_${Math.max(1, n - 5000 - i)}` });
+    for (let i = 0; i < 100; i++)
+      log.listDeliveries(
+        { company_id: 'co_a', subscription_id: 'wh_3' },
+        { limit: 50, starting_after: `msg_${Math.max(1, n - 5000 - i)}` },
+      );
     const listUs = ((performance.now() - tList) * 1000) / 100;
     const tGet = performance.now();
     for (let i = 0; i < 100; i++) await log.getAttempts(`msg_${1 + i * Math.floor(n / 100)}`);

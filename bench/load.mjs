@@ -79,7 +79,10 @@ function cpuMark() {
 function cpuSince(mark) {
   const u = process.cpuUsage(mark.self);
   const now = watch.map(cpuSeconds);
-  return { self: (u.user + u.system) / 1e6, pids: Object.fromEntries(watch.map((p, i) => [p, now[i] != null && mark.pids[i] != null ? +(now[i] - mark.pids[i]).toFixed(2) : null])) };
+  return {
+    self: (u.user + u.system) / 1e6,
+    pids: Object.fromEntries(watch.map((p, i) => [p, now[i] != null && mark.pids[i] != null ? +(now[i] - mark.pids[i]).toFixed(2) : null])),
+  };
 }
 
 function pct(sorted, p) {
@@ -107,29 +110,56 @@ async function main() {
     measureFrom = start;
     cpuFrom = cpuMark();
     // Hard bound: a stuck server must not hold the benchmark forever.
-    const timer = setTimeout(() => { stop = true; }, cfg.maxMs ?? 120_000);
+    const timer = setTimeout(() => {
+      stop = true;
+    }, cfg.maxMs ?? 120_000);
     const workers = Array.from({ length: Math.min(inFlight, cfg.count) }, worker);
     await Promise.all(workers);
     clearTimeout(timer);
     const end = now();
     const cpu = cpuSince(cpuFrom);
-    result = { mode: 'count', cpu, requests: completed, seconds: (end - start) / 1000, rps: completed / ((end - start) / 1000), startedAt: epoch(start), endedAt: epoch(end) };
+    result = {
+      mode: 'count',
+      cpu,
+      requests: completed,
+      seconds: (end - start) / 1000,
+      rps: completed / ((end - start) / 1000),
+      startedAt: epoch(start),
+      endedAt: epoch(end),
+    };
   } else {
     measureFrom = start + cfg.warmupMs;
     measureTo = measureFrom + cfg.durationMs;
     // Hard bound: however slow the server, stop issuing at the end of the window.
-    const timer = setTimeout(() => { stop = true; }, cfg.warmupMs + cfg.durationMs);
+    const timer = setTimeout(() => {
+      stop = true;
+    }, cfg.warmupMs + cfg.durationMs);
     if (!cfg.warmupMs) cpuFrom = cpuMark();
-    const markTimer = cfg.warmupMs ? setTimeout(() => { cpuFrom = cpuMark(); }, cfg.warmupMs) : null;
+    const markTimer = cfg.warmupMs
+      ? setTimeout(() => {
+          cpuFrom = cpuMark();
+        }, cfg.warmupMs)
+      : null;
     let cpu = null;
-    const endTimer = setTimeout(() => { cpu = cpuSince(cpuFrom); }, cfg.warmupMs + cfg.durationMs);
+    const endTimer = setTimeout(() => {
+      cpu = cpuSince(cpuFrom);
+    }, cfg.warmupMs + cfg.durationMs);
     const workers = Array.from({ length: inFlight }, worker);
     await Promise.all(workers);
     clearTimeout(timer);
     clearTimeout(markTimer);
     clearTimeout(endTimer);
     cpu ??= cpuSince(cpuFrom ?? cpuMark());
-    result = { mode: 'duration', cpu, requests: measured, total: completed, seconds: cfg.durationMs / 1000, rps: measured / (cfg.durationMs / 1000), startedAt: epoch(measureFrom), endedAt: epoch(measureTo) };
+    result = {
+      mode: 'duration',
+      cpu,
+      requests: measured,
+      total: completed,
+      seconds: cfg.durationMs / 1000,
+      rps: measured / (cfg.durationMs / 1000),
+      startedAt: epoch(measureFrom),
+      endedAt: epoch(measureTo),
+    };
   }
   const sorted = lat.subarray(0, nLat).sort();
   result.latencyMs = { p50: pct(sorted, 50), p99: pct(sorted, 99), max: nLat ? sorted[nLat - 1] : null, samples: nLat };

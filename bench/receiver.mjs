@@ -54,7 +54,9 @@ const server = createServer((req, res) => {
   const kind = req.url.startsWith('/cs/') ? 'cs' : req.url.startsWith('/ref/') ? 'ref' : 'other';
   const keep = kind === 'cs';
   const chunks = keep ? [] : null;
-  req.on('data', (c) => { if (keep) chunks.push(c); });
+  req.on('data', (c) => {
+    if (keep) chunks.push(c);
+  });
   req.on('end', () => {
     const t = now();
     if (counts[kind]++ === 0) first[kind] = t;
@@ -71,4 +73,7 @@ server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(JSON.stringify({ ready: true, url: `http://127.0.0.1:${server.address().port}` }) + '\n');
 });
-process.on('SIGTERM', () => { server.close(); server.closeAllConnections(); });
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+});

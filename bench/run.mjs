@@ -12,7 +12,17 @@ import { join } from 'node:path';
 import { startNode, stopChild, killAllChildren, rssOf } from './lib/procs.mjs';
 import { getRaw } from './lib/http.mjs';
 import { startCountersign } from './lib/countersign.mjs';
-import { deliveryBacklog, deliveryBurst, deliveryReference, getPhase, putCount, putPhase, seed, snapshot, waitHistory } from './lib/phases.mjs';
+import {
+  deliveryBacklog,
+  deliveryBurst,
+  deliveryReference,
+  getPhase,
+  putCount,
+  putPhase,
+  seed,
+  snapshot,
+  waitHistory,
+} from './lib/phases.mjs';
 import { buildRows } from './lib/rows.mjs';
 import { machineInfo, renderTable } from './lib/report.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -38,7 +48,8 @@ function log(msg) {
 }
 
 async function main() {
-  if (!existsSync(join(root, 'out/main/headless.js'))) throw new Error('out/main/headless.js is missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(join(root, 'out/main/headless.js')))
+    throw new Error('out/main/headless.js is missing: run `npm run build` first (npm run bench does)');
   const machine = machineInfo();
   const t0 = performance.now();
   const dataDir = await mkdtemp(join(os.tmpdir(), 'countersign-bench-'));
@@ -73,17 +84,25 @@ async function main() {
     const after1k = await snapshot(ctx);
 
     log(`row 3: deliveries end to end, ${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions, then the reference client`);
-    for (let i = ctx.subs.length; i < P.fanoutSubs; i++) ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
+    for (let i = ctx.subs.length; i < P.fanoutSubs; i++)
+      ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
     const nDeliveries = P.fanoutPuts * P.fanoutSubs;
     const refRounds = [await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections })];
     const burst = await deliveryBurst(ctx, { puts: P.fanoutPuts });
     const backlog = await deliveryBacklog(ctx, { puts: P.fanoutPuts });
     refRounds.push(await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections }));
-    const deliveries = { ...burst, backlog, ref: refRounds.reduce((a, b) => (b.rps > a.rps ? b : a)), refRounds, bodyBytes: refRounds[1].bodyBytes };
+    const deliveries = {
+      ...burst,
+      backlog,
+      ref: refRounds.reduce((a, b) => (b.rps > a.rps ? b : a)),
+      refRounds,
+      bodyBytes: refRounds[1].bodyBytes,
+    };
     const afterDeliveries = await snapshot(ctx);
 
     log(`seeding the history to ${P.historyGoal.toLocaleString('en-US')} deliveries (PUTs fanned out to 100 subscriptions)`);
-    for (let i = ctx.subs.length; i < 100; i++) ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
+    for (let i = ctx.subs.length; i < 100; i++)
+      ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
     const seeded = await seed(ctx, P.historyGoal, {});
     for (const sub of ctx.subs.splice(1)) await ctx.cs.deleteSubscription(sub.id);
     const historyAtSeed = await waitHistory(ctx, ctx.expectedCs);
@@ -103,9 +122,17 @@ async function main() {
     await stopChild(ctx.express.child, 5000);
 
     const results = {
-      machine, params: { ...P, ...WINDOW, quick }, get, put1k, put100k, deliveries, seeded,
-      snapshots: { after1k, afterDeliveries, afterSeed, after100k }, refRss,
-      stop: { exitCode, seconds: stopSeconds }, total_seconds: (performance.now() - t0) / 1000,
+      machine,
+      params: { ...P, ...WINDOW, quick },
+      get,
+      put1k,
+      put100k,
+      deliveries,
+      seeded,
+      snapshots: { after1k, afterDeliveries, afterSeed, after100k },
+      refRss,
+      stop: { exitCode, seconds: stopSeconds },
+      total_seconds: (performance.now() - t0) / 1000,
     };
     const rows = buildRows(results);
     results.rows = rows;
@@ -126,14 +153,30 @@ async function main() {
     const out = [];
     out.push(`Countersign benchmark — ${new Date().toISOString()}`);
     out.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}, ${machine.platform}`);
-    out.push(`Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`);
-    out.push(`Load: undici Pool in its own process, ${P.connections} connections. GET: ${WINDOW.warmupMs / 1000} s warm-up + ${WINDOW.durationMs / 1000} s measured, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`);
-    out.push(`Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${refRounds.length}.`);
+    out.push(
+      `Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`,
+    );
+    out.push(
+      `Load: undici Pool in its own process, ${P.connections} connections. GET: ${WINDOW.warmupMs / 1000} s warm-up + ${WINDOW.durationMs / 1000} s measured, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
+    );
+    out.push(
+      `Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${refRounds.length}.`,
+    );
     out.push('');
     out.push(renderTable(rows));
     out.push('');
-    out.push(`Stop: exit code ${exitCode} after ${stopSeconds.toFixed(1)} s. Total run ${results.total_seconds.toFixed(0)} s. Load average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}.`);
-    if (results.profile) out.push('', 'CPU profile of the service (self time, top functions; profiling slows the service, so the figures above are not comparable):', ...results.profile.lines);
+    out.push(
+      `Stop: exit code ${exitCode} after ${stopSeconds.toFixed(1)} s. Total run ${results.total_seconds.toFixed(0)} s. Load average after: ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' / ')}.`,
+    );
+    if (results.profile)
+      out.push(
+        '',
+        'CPU profile of the service (self time, top functions; profiling slows the service, so the figures above are not comparable):',
+        ...results.profile.lines,
+      );
     console.log(out.join('\n'));
 
     await mkdir(join(bench, 'results'), { recursive: true });
@@ -152,7 +195,11 @@ const watchdog = setTimeout(() => {
   process.exit(2);
 }, RUN_LIMIT_MS);
 watchdog.unref();
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { killAllChildren(); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    killAllChildren();
+    process.exit(130);
+  });
 
 main().then(
   () => clearTimeout(watchdog),

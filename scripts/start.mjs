@@ -82,7 +82,10 @@ export function parseReadyLine(line) {
 /** The most telling line of a failed fetch's output (the error, not the stack). */
 export function fetchFailureReason(output, code, timedOut) {
   if (timedOut) return `no answer within ${Math.round(FETCH_TIMEOUT_MS / 1000)} s`;
-  const lines = String(output).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  const lines = String(output)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '));
   const line = lines.find((l) => /error|ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|certificate|refused/i.test(l)) ?? lines[0];
   return (line ?? `the installer exited with code ${code}`).slice(0, 200);
 }
@@ -90,7 +93,10 @@ export function fetchFailureReason(output, code, timedOut) {
 /** One attempt to fetch Electron's binary with its own installer. */
 export function fetchElectronOnce(root = ROOT) {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let timedOut = false;
     child.stdout.on('data', (d) => (output += d));
@@ -101,7 +107,7 @@ export function fetchElectronOnce(root = ROOT) {
       timedOut = true;
       child.kill('SIGKILL');
     }, FETCH_TIMEOUT_MS);
-    child.on('error', (err) => output += String(err));
+    child.on('error', (err) => (output += String(err)));
     child.on('close', (code) => {
       clearTimeout(slow);
       clearTimeout(timer);

@@ -29,7 +29,9 @@ async function main(): Promise<number> {
     }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      console.error(`countersign: a port is already in use (${(err as Error).message}). Pick another with --port / --receiver-port, or 0 for a free one.`);
+      console.error(
+        `countersign: a port is already in use (${(err as Error).message}). Pick another with --port / --receiver-port, or 0 for a free one.`,
+      );
       return 4;
     }
     throw err;

@@ -55,7 +55,10 @@ const liveNotices = new Set<Notification>();
 // it after package.json's "name" in one and the product name in the other); tests and
 // side-by-side profiles give their own. Set before 'ready', before anything reads it.
 app.setName('Countersign');
-app.setPath('userData', process.env.COUNTERSIGN_USER_DATA_DIR ? resolve(process.env.COUNTERSIGN_USER_DATA_DIR) : join(app.getPath('appData'), 'Countersign'));
+app.setPath(
+  'userData',
+  process.env.COUNTERSIGN_USER_DATA_DIR ? resolve(process.env.COUNTERSIGN_USER_DATA_DIR) : join(app.getPath('appData'), 'Countersign'),
+);
 
 function focusWindow(): void {
   const win = running?.main?.window;
@@ -164,7 +167,12 @@ async function start(): Promise<void> {
   const id = findDocumentLink([...pendingLinks.splice(0)].reverse(), origin) ?? findDocumentLink(process.argv.slice(1), origin);
   if (id) openDocument(id);
   if (backend.warnings.length > 0 && r.main) {
-    void dialog.showMessageBox(r.main.window, { type: 'warning', title: 'Countersign', message: 'Countersign started with warnings', detail: backend.warnings.join('\n\n') });
+    void dialog.showMessageBox(r.main.window, {
+      type: 'warning',
+      title: 'Countersign',
+      message: 'Countersign started with warnings',
+      detail: backend.warnings.join('\n\n'),
+    });
   }
 }
 
@@ -182,10 +190,13 @@ async function stop(): Promise<void> {
 
 async function stopWithin(ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((done) => (timer = setTimeout(() => {
-    console.error(`countersign: the backend did not stop within ${ms / 1000} s; quitting anyway`);
-    done();
-  }, ms)));
+  const timeout = new Promise<void>(
+    (done) =>
+      (timer = setTimeout(() => {
+        console.error(`countersign: the backend did not stop within ${ms / 1000} s; quitting anyway`);
+        done();
+      }, ms)),
+  );
   await Promise.race([stop(), timeout]);
   clearTimeout(timer);
 }

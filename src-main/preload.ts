@@ -14,7 +14,8 @@ const consoleOrigin = originArg?.slice(ORIGIN_ARGUMENT.length);
 
 const bridge: CountersignBridge = Object.freeze({
   openExternal: (url: string) => ipcRenderer.invoke(IPC_CHANNELS.openExternal, String(url)),
-  saveExport: (suggestedName: string, contents: string) => ipcRenderer.invoke(IPC_CHANNELS.saveExport, String(suggestedName), String(contents)),
+  saveExport: (suggestedName: string, contents: string) =>
+    ipcRenderer.invoke(IPC_CHANNELS.saveExport, String(suggestedName), String(contents)),
   openImport: () => ipcRenderer.invoke(IPC_CHANNELS.openImport),
   setSecret: (name: string, value: string) => ipcRenderer.invoke(IPC_CHANNELS.setSecret, String(name), String(value)),
   getSecret: (name: string) => ipcRenderer.invoke(IPC_CHANNELS.getSecret, String(name)),

@@ -14,7 +14,10 @@ export async function startCountersign({ root, dataDir, nodeArgs = [] }) {
   env.COUNTERSIGN_ADMIN_KEY = key;
   const spawnedAt = Date.now();
   const started = await startNode(join(root, 'out/main/headless.js'), ['--port', '0', '--receiver-port', '0', '--data-dir', dataDir], {
-    env, nodeArgs, name: 'countersign headless', timeoutMs: 60_000,
+    env,
+    nodeArgs,
+    name: 'countersign headless',
+    timeoutMs: 60_000,
   });
   const { api_url: api, console_url } = started.ready;
   const token = decodeURIComponent(/#token=([^&]+)/.exec(console_url)[1]);
@@ -29,10 +32,14 @@ export async function startCountersign({ root, dataDir, nodeArgs = [] }) {
     stderr: started.stderr,
     createDocument: (n) =>
       call(`${api}/v2/test_helpers/documents`, {
-        method: 'POST', headers,
+        method: 'POST',
+        headers,
         body: {
           title: `Bench contract ${n}`,
-          recipients: [{ name: 'Ada Signer', email: `ada${n}@example.com` }, { name: 'Bob Witness', email: `bob${n}@example.com` }],
+          recipients: [
+            { name: 'Ada Signer', email: `ada${n}@example.com` },
+            { name: 'Bob Witness', email: `bob${n}@example.com` },
+          ],
           metadata: { source: 'bench', n, tags: ['a', 'b'] },
         },
       }),
@@ -68,7 +75,10 @@ export const receiverStats = (receiverUrl) => call(`${receiverUrl}/__stats`);
  * nothing in flight (so every attempt is logged). Resolves with the epoch ms it saw that.
  */
 export async function waitDrained(cs, receiverUrl, expected, { timeoutMs = 120_000 } = {}) {
-  await waitFor(`${expected} deliveries at the receiver`, async () => (await receiverStats(receiverUrl)).counts.cs >= expected, { timeoutMs, intervalMs: 10 });
+  await waitFor(`${expected} deliveries at the receiver`, async () => (await receiverStats(receiverUrl)).counts.cs >= expected, {
+    timeoutMs,
+    intervalMs: 10,
+  });
   await waitFor('no delivery in flight', async () => (await cs.inFlight()) === 0, { timeoutMs: 30_000, intervalMs: 5 });
   return performance.timeOrigin + performance.now();
 }

@@ -9,7 +9,8 @@ import { countHistoryDeliveries, dirSize, fileSize } from './disk.mjs';
 const here = new URL('..', import.meta.url).pathname;
 const LOAD = join(here, 'load.mjs');
 
-export const load = (cfg, name) => runNode(LOAD, [JSON.stringify(cfg)], { name, timeoutMs: (cfg.warmupMs ?? 0) + (cfg.durationMs ?? 0) + (cfg.maxMs ?? 120_000) + 30_000 });
+export const load = (cfg, name) =>
+  runNode(LOAD, [JSON.stringify(cfg)], { name, timeoutMs: (cfg.warmupMs ?? 0) + (cfg.durationMs ?? 0) + (cfg.maxMs ?? 120_000) + 30_000 });
 
 const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
 
@@ -30,7 +31,9 @@ export async function getPhase(ctx, { warmupMs, durationMs, connections, rounds 
     expressRounds.push(await load({ ...base, origin: ctx.express.url, watchPids: [ctx.express.pid] }, 'GET load (bare Express)'));
   }
   return {
-    cs: best(csRounds), ref: best(refRounds), express: best(expressRounds),
+    cs: best(csRounds),
+    ref: best(refRounds),
+    express: best(expressRounds),
     rounds: { cs: csRounds, ref: refRounds, express: expressRounds },
     rss: { cs: rssOf(ctx.cs.pid), ref: rssOf(ctx.ref.pid), express: rssOf(ctx.express.pid) },
   };
@@ -60,8 +63,11 @@ export async function waitHistory(ctx, expected, timeoutMs = 20_000) {
 
 function putBase(ctx, tag) {
   return {
-    origin: ctx.cs.api, method: 'PUT', paths: ctx.docs.map((d) => `/documents/${d}`),
-    headers: { 'x-api-key': ctx.cs.key, 'content-type': 'application/json' }, body: { kind: 'title', tag },
+    origin: ctx.cs.api,
+    method: 'PUT',
+    paths: ctx.docs.map((d) => `/documents/${d}`),
+    headers: { 'x-api-key': ctx.cs.key, 'content-type': 'application/json' },
+    body: { kind: 'title', tag },
   };
 }
 
@@ -91,7 +97,10 @@ export async function putPhase(ctx, { durationMs, connections, tag, rounds }) {
     all.push({ load: r, before, rssAfterLoad });
   }
   const top = all.reduce((a, b) => (b.load.rps > a.load.rps ? b : a));
-  return { ...top, rounds: all.map((x) => ({ rps: x.load.rps, p99: x.load.latencyMs.p99, history_deliveries: x.before.history_deliveries })) };
+  return {
+    ...top,
+    rounds: all.map((x) => ({ rps: x.load.rps, p99: x.load.latencyMs.p99, history_deliveries: x.before.history_deliveries })),
+  };
 }
 
 /** Counts, over every subscription, the deliveries made since `sinceIso` by "status/attempts". */
@@ -118,7 +127,9 @@ export async function deliveryBurst(ctx, { puts }) {
   // How big the live store file gets while the burst is pending (every commit rewrites it).
   let maxDataJson = 0;
   const sampler = setInterval(() => {
-    fileSize(join(ctx.dataDir, 'data.json')).then((n) => { maxDataJson = Math.max(maxDataJson, n); });
+    fileSize(join(ctx.dataDir, 'data.json')).then((n) => {
+      maxDataJson = Math.max(maxDataJson, n);
+    });
   }, 100);
   const loadDone = load({ ...putBase(ctx, 'fanout'), connections: 50, count: puts }, 'PUT fan-out load');
   let drainedAt;
@@ -132,7 +143,16 @@ export async function deliveryBurst(ctx, { puts }) {
   if (putLoad.errors) throw new Error(`fan-out PUTs: ${putLoad.errors} errors ${JSON.stringify(putLoad.statuses)}`);
   ctx.expectedCs = target;
   const seconds = (drainedAt - putLoad.startedAt) / 1000;
-  return { n, seconds, rate: n / seconds, cpu, maxDataJson, putLoad, rssAfter: rssOf(ctx.cs.pid), statuses: await loggedStatuses(ctx, sinceIso) };
+  return {
+    n,
+    seconds,
+    rate: n / seconds,
+    cpu,
+    maxDataJson,
+    putLoad,
+    rssAfter: rssOf(ctx.cs.pid),
+    statuses: await loggedStatuses(ctx, sinceIso),
+  };
 }
 
 /**
@@ -158,7 +178,16 @@ export async function deliveryBacklog(ctx, { puts }) {
   const drainedAt = await waitDrained(ctx.cs, ctx.receiver.url, target, { timeoutMs: 150_000 });
   ctx.expectedCs = target;
   const seconds = (drainedAt - released.at) / 1000;
-  return { n, seconds, rate: n / seconds, releasedAt: released.at, drainedAt, held: released.released, enqueueSeconds: putLoad.seconds, statuses: await loggedStatuses(ctx, sinceIso) };
+  return {
+    n,
+    seconds,
+    rate: n / seconds,
+    releasedAt: released.at,
+    drainedAt,
+    held: released.released,
+    enqueueSeconds: putLoad.seconds,
+    statuses: await loggedStatuses(ctx, sinceIso),
+  };
 }
 
 /** The reference for row 3: a plain undici client POSTing the captured body `n` times (after a warm-up), nothing stored. */
@@ -166,10 +195,20 @@ export async function deliveryReference(ctx, { n, connections }) {
   const sample = await call(`${ctx.receiver.url}/__sample`);
   const headers = { 'content-type': 'application/json' };
   for (const h of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) headers[h] = sample.headers[h];
-  const r = await load({
-    origin: ctx.receiver.url, method: 'POST', paths: ['/ref/0'], headers, body: { kind: 'fixed', text: sample.body },
-    connections, count: n, warmupCount: Math.min(5000, n), watchPids: [ctx.receiver.pid],
-  }, 'reference delivery client');
+  const r = await load(
+    {
+      origin: ctx.receiver.url,
+      method: 'POST',
+      paths: ['/ref/0'],
+      headers,
+      body: { kind: 'fixed', text: sample.body },
+      connections,
+      count: n,
+      warmupCount: Math.min(5000, n),
+      watchPids: [ctx.receiver.pid],
+    },
+    'reference delivery client',
+  );
   return { ...r, bodyBytes: Buffer.byteLength(sample.body) };
 }
 
@@ -195,11 +234,17 @@ export async function seed(ctx, goal, { maxBacklog = 10_000, batch = 50, timeout
         continue;
       }
       const k = Math.min(batch, need - sent);
-      const results = await Promise.all(Array.from({ length: k }, (_, i) => {
-        const doc = ctx.docs[(sent + i) % ctx.docs.length];
-        return pool.request({ path: `/documents/${doc}`, method: 'PUT', headers, body: JSON.stringify({ title: `Seed ${sent + i}` }) })
-          .then(async (res) => { await res.body.dump(); return res.statusCode; });
-      }));
+      const results = await Promise.all(
+        Array.from({ length: k }, (_, i) => {
+          const doc = ctx.docs[(sent + i) % ctx.docs.length];
+          return pool
+            .request({ path: `/documents/${doc}`, method: 'PUT', headers, body: JSON.stringify({ title: `Seed ${sent + i}` }) })
+            .then(async (res) => {
+              await res.body.dump();
+              return res.statusCode;
+            });
+        }),
+      );
       const bad = results.filter((s) => s !== 200);
       if (bad.length) throw new Error(`seeding: PUT answered ${bad[0]}`);
       sent += k;

@@ -31,7 +31,11 @@ export function startNode(script, args = [], { env = process.env, nodeArgs = [],
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         let msg;
-        try { msg = JSON.parse(line); } catch { continue; }
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          continue;
+        }
         if (msg && msg.ready) {
           clearTimeout(timer);
           child.removeAllListeners('exit');
@@ -52,10 +56,17 @@ export function runNode(script, args = [], { timeoutMs = 120_000, name = script 
   children.add(child);
   let out = '';
   let err = '';
-  child.stdout.on('data', (c) => { out += c; });
-  child.stderr.on('data', (c) => { err += c; });
+  child.stdout.on('data', (c) => {
+    out += c;
+  });
+  child.stderr.on('data', (c) => {
+    err += c;
+  });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: still running after ${timeoutMs} ms`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: still running after ${timeoutMs} ms`));
+    }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
       children.delete(child);
@@ -85,7 +96,10 @@ export function stopChild(child, graceMs = 15_000) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', (code) => { clearTimeout(timer); resolve(code); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
     child.kill('SIGTERM');
   });
 }

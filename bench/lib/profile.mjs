@@ -15,7 +15,9 @@ function label(cf) {
 const isApp = (cf) => cf.url.includes('/out/main/') && cf.functionName !== '';
 
 function top(map, total, n) {
-  return [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
+  return [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
     .map(([fn, us]) => ({ fn, ms: +(us / 1000).toFixed(1), pct: +((us / total) * 100).toFixed(1) }));
 }
 
@@ -23,7 +25,10 @@ function top(map, total, n) {
  * @param windows [{ name, from, to }] in epoch ms; `spawnedAt` epoch ms of the service's spawn.
  */
 export async function summariseProfile(dir, files, { spawnedAt, windows = [], n = 12 } = {}) {
-  const file = files.filter((f) => f.endsWith('.cpuprofile')).sort().pop();
+  const file = files
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()
+    .pop();
   if (!file) return { file: null, lines: ['(no profile written)'] };
   const prof = JSON.parse(await readFile(join(dir, file), 'utf8'));
   const nodes = new Map(prof.nodes.map((node) => [node.id, node]));
@@ -41,8 +46,12 @@ export async function summariseProfile(dir, files, { spawnedAt, windows = [], n 
     appStack.set(id, mine);
     return mine;
   };
-  const sections = [{ name: 'whole run', from: -Infinity, to: Infinity }, ...windows]
-    .map((w) => ({ ...w, self: new Map(), incl: new Map(), total: 0 }));
+  const sections = [{ name: 'whole run', from: -Infinity, to: Infinity }, ...windows].map((w) => ({
+    ...w,
+    self: new Map(),
+    incl: new Map(),
+    total: 0,
+  }));
   let t = prof.startTime;
   for (let i = 0; i < prof.samples.length; i++) {
     const dt = prof.timeDeltas[i] ?? 0;

@@ -8,7 +8,11 @@ export function machineInfo() {
   try {
     // What else is using the CPU right now (other engineers' builds and tests share it).
     busy = execFileSync('ps', ['-eo', 'pcpu,comm', '--sort=-pcpu', '--no-headers'], { encoding: 'utf8' })
-      .split('\n').map((l) => l.trim()).filter((l) => l && parseFloat(l) >= 5).slice(0, 6).join('; ');
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && parseFloat(l) >= 5)
+      .slice(0, 6)
+      .join('; ');
   } catch {
     busy = 'unknown';
   }
@@ -23,20 +27,30 @@ export function machineInfo() {
   };
 }
 
-const fmtNum = (v, digits = 0) => (v === null || v === undefined || Number.isNaN(v) ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmtNum = (v, digits = 0) =>
+  v === null || v === undefined || Number.isNaN(v)
+    ? '—'
+    : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function fmtValue(v, unit) {
   if (v === null || v === undefined) return '—';
   if (typeof v === 'string') return v;
   switch (unit) {
     case 'req/s':
-    case 'deliv/s': return `${fmtNum(v)} ${unit}`;
-    case 'ms': return `${fmtNum(v, 1)} ms`;
-    case 'us': return `${fmtNum(v)} µs`;
-    case 'MiB': return v < 2 ** 20 ? `${fmtNum(v / 1024, 1)} KiB` : `${fmtNum(v / 2 ** 20, 1)} MiB`;
-    case 's': return `${fmtNum(v, 1)} s`;
-    case 'count': return fmtNum(v);
-    default: return String(v);
+    case 'deliv/s':
+      return `${fmtNum(v)} ${unit}`;
+    case 'ms':
+      return `${fmtNum(v, 1)} ms`;
+    case 'us':
+      return `${fmtNum(v)} µs`;
+    case 'MiB':
+      return v < 2 ** 20 ? `${fmtNum(v / 1024, 1)} KiB` : `${fmtNum(v / 2 ** 20, 1)} MiB`;
+    case 's':
+      return `${fmtNum(v, 1)} s`;
+    case 'count':
+      return fmtNum(v);
+    default:
+      return String(v);
   }
 }
 

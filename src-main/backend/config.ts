@@ -36,7 +36,8 @@ export class ConfigError extends Error {
 function intSetting(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   return n;
 }
 
@@ -60,7 +61,8 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (!['port', 'receiver-port', 'data-dir'].includes(name)) throw new ConfigError(`unknown flag --${name} (known: --port, --receiver-port, --data-dir)`);
+    if (!['port', 'receiver-port', 'data-dir'].includes(name))
+      throw new ConfigError(`unknown flag --${name} (known: --port, --receiver-port, --data-dir)`);
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new ConfigError(`--${name} needs a value`);
     flags.set(name, value);
@@ -69,7 +71,13 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
   return {
     host: '127.0.0.1',
     port: intSetting('--port', flags.get('port') ?? env.COUNTERSIGN_PORT, defaults.port ?? 4010, 0, 65535),
-    receiverPort: intSetting('--receiver-port', flags.get('receiver-port') ?? env.COUNTERSIGN_RECEIVER_PORT, defaults.receiverPort ?? 4011, 0, 65535),
+    receiverPort: intSetting(
+      '--receiver-port',
+      flags.get('receiver-port') ?? env.COUNTERSIGN_RECEIVER_PORT,
+      defaults.receiverPort ?? 4011,
+      0,
+      65535,
+    ),
     dataDir: resolve(flags.get('data-dir') ?? env.COUNTERSIGN_DATA_DIR ?? defaults.dataDir ?? '.data'),
     adminKey: env.COUNTERSIGN_ADMIN_KEY || undefined,
     retrySchedule: parseRetrySchedule(env.COUNTERSIGN_RETRY_SCHEDULE),
@@ -77,7 +85,13 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
     rateLimit: rate ? intSetting('COUNTERSIGN_RATE_LIMIT', rate, 0, 1, 1_000_000) : undefined,
     historyCap: intSetting('COUNTERSIGN_HISTORY_CAP', env.COUNTERSIGN_HISTORY_CAP, 200_000, 100, 10_000_000),
     deliveryConcurrency: intSetting('COUNTERSIGN_DELIVERY_CONCURRENCY', env.COUNTERSIGN_DELIVERY_CONCURRENCY, 64, 1, 1024),
-    deliveryConcurrencyPerSubscription: intSetting('COUNTERSIGN_DELIVERY_CONCURRENCY_PER_SUBSCRIPTION', env.COUNTERSIGN_DELIVERY_CONCURRENCY_PER_SUBSCRIPTION, 16, 1, 1024),
+    deliveryConcurrencyPerSubscription: intSetting(
+      'COUNTERSIGN_DELIVERY_CONCURRENCY_PER_SUBSCRIPTION',
+      env.COUNTERSIGN_DELIVERY_CONCURRENCY_PER_SUBSCRIPTION,
+      16,
+      1,
+      1024,
+    ),
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
     consoleToken: defaults.consoleToken,
   };

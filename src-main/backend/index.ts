@@ -88,7 +88,21 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  mountConsole(app, { token: consoleToken, store, history, bus, domain, engine, receiver, tunnel, config, rendererDir: options.rendererDir, port: () => apiPort, warnings, addresses: () => addresses() });
+  mountConsole(app, {
+    token: consoleToken,
+    store,
+    history,
+    bus,
+    domain,
+    engine,
+    receiver,
+    tunnel,
+    config,
+    rendererDir: options.rendererDir,
+    port: () => apiPort,
+    warnings,
+    addresses: () => addresses(),
+  });
   app.use(createServiceApp({ domain, store, history, engine, config }));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
   const fastRead = fastDocumentRead(domain, config.rateLimit === undefined);
@@ -105,7 +119,17 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   });
 
   return {
-    config, store, history, bus, domain, engine, receiver, tunnel, consoleToken, warnings, addresses,
+    config,
+    store,
+    history,
+    bus,
+    domain,
+    engine,
+    receiver,
+    tunnel,
+    consoleToken,
+    warnings,
+    addresses,
     async start() {
       const opened = await store.open();
       if (opened.warning) warnings.push(opened.warning);

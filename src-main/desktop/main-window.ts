@@ -61,7 +61,13 @@ export async function createMainWindow(options: MainWindowOptions): Promise<Main
   const workAreas = screen.getAllDisplays().map((d) => d.workArea);
   const bounds = await readBounds(options.boundsFile, workAreas);
   const win = new BrowserWindow(
-    buildWindowOptions({ preloadPath: options.preloadPath, bounds, consoleOrigin: options.consoleOrigin, devTools: options.devTools, icon: options.icon }),
+    buildWindowOptions({
+      preloadPath: options.preloadPath,
+      bounds,
+      consoleOrigin: options.consoleOrigin,
+      devTools: options.devTools,
+      icon: options.icon,
+    }),
   );
   guardNavigation(win.webContents, options);
   if (bounds.maximized) win.maximize();

@@ -21,9 +21,20 @@ const REAL_LINUX_KEYCHAINS = new Set(['gnome_libsecret', 'kwallet', 'kwallet5', 
 export function describeSecretStorage(enc: Encryptor, platform: string): SecretStorageInfo {
   const available = enc.isEncryptionAvailable();
   const backend =
-    platform === 'linux' ? (enc.getSelectedStorageBackend?.() ?? 'unknown') : platform === 'darwin' ? 'keychain' : platform === 'win32' ? 'dpapi' : 'unknown';
+    platform === 'linux'
+      ? (enc.getSelectedStorageBackend?.() ?? 'unknown')
+      : platform === 'darwin'
+        ? 'keychain'
+        : platform === 'win32'
+          ? 'dpapi'
+          : 'unknown';
   if (!available) {
-    return { available, backend, protectedByKeychain: false, note: 'The OS offers no encryption to this app: secrets are not saved by the desktop.' };
+    return {
+      available,
+      backend,
+      protectedByKeychain: false,
+      note: 'The OS offers no encryption to this app: secrets are not saved by the desktop.',
+    };
   }
   if (platform === 'linux' && !REAL_LINUX_KEYCHAINS.has(backend)) {
     return {

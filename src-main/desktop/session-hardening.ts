@@ -11,7 +11,9 @@ export function hardenSession(ses: Session, consoleOrigin: string): void {
   ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
     callback(isPermissionAllowed(permission, details.requestingUrl, consoleOrigin));
   });
-  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, consoleOrigin));
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    isPermissionAllowed(permission, requestingOrigin, consoleOrigin),
+  );
   // USB / HID / serial device pickers: never.
   ses.setDevicePermissionHandler(() => false);
   // No URL filter: match patterns and ports do not mix well; withConsoleCsp itself

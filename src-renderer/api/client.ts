@@ -41,7 +41,12 @@ export function withQuery(path: string, query?: RequestOptions['query']): string
 }
 
 async function request<T>(path: string, headers: Record<string, string>, opts: RequestOptions): Promise<T> {
-  const init: RequestInit = { method: opts.method ?? 'GET', headers: { Accept: 'application/json', ...headers }, signal: opts.signal, cache: 'no-store' };
+  const init: RequestInit = {
+    method: opts.method ?? 'GET',
+    headers: { Accept: 'application/json', ...headers },
+    signal: opts.signal,
+    cache: 'no-store',
+  };
   if (opts.body !== undefined) {
     init.body = JSON.stringify(opts.body);
     (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
@@ -72,6 +77,9 @@ export function serviceApi<T>(path: string, opts: RequestOptions = {}): Promise<
 
 /** A call to the console API (`/console/api/...`) with the console token. */
 export function consoleApi<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  if (!state.consoleToken) return Promise.reject(new ApiRequestError(401, 'unauthorized', 'No console token. Open the console from the console_url printed at start.'));
+  if (!state.consoleToken)
+    return Promise.reject(
+      new ApiRequestError(401, 'unauthorized', 'No console token. Open the console from the console_url printed at start.'),
+    );
   return request<T>(`/console/api${path}`, { 'X-Console-Token': state.consoleToken }, opts);
 }

@@ -39,7 +39,11 @@ const filterQuery = (f: InspectorFilters): Query => ({ ...f });
 export const feedQuery = (f: InspectorFilters) =>
   infiniteQueryOptions({
     queryKey: inspectorKeys.feed(f),
-    queryFn: ({ pageParam, signal }) => consoleJson<FeedPage>('/inspector/feed', { signal, query: { ...filterQuery(f), limit: FEED_PAGE_SIZE, cursor: pageParam ?? undefined } }),
+    queryFn: ({ pageParam, signal }) =>
+      consoleJson<FeedPage>('/inspector/feed', {
+        signal,
+        query: { ...filterQuery(f), limit: FEED_PAGE_SIZE, cursor: pageParam ?? undefined },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     // Kept fresh by the live stream, row by row, while the list is shown; a refetch would
@@ -51,7 +55,9 @@ export const feedQuery = (f: InspectorFilters) =>
   });
 
 export function fetchRows(f: InspectorFilters, refs: string[], eventIds: string[]): Promise<RowsAnswer> {
-  return consoleJson<RowsAnswer>('/inspector/rows', { query: { ...filterQuery(f), refs: refs.join(',') || undefined, event_ids: eventIds.join(',') || undefined } });
+  return consoleJson<RowsAnswer>('/inspector/rows', {
+    query: { ...filterQuery(f), refs: refs.join(',') || undefined, event_ids: eventIds.join(',') || undefined },
+  });
 }
 
 export const statsQuery = (f: InspectorFilters) =>
@@ -64,13 +70,22 @@ export const statsQuery = (f: InspectorFilters) =>
   });
 
 export const deliveryDetailQuery = (id: string) =>
-  queryOptions({ queryKey: inspectorKeys.delivery(id), queryFn: ({ signal }) => consoleJson<DeliveryDetail>(`/inspector/deliveries/${enc(id)}`, { signal }) });
+  queryOptions({
+    queryKey: inspectorKeys.delivery(id),
+    queryFn: ({ signal }) => consoleJson<DeliveryDetail>(`/inspector/deliveries/${enc(id)}`, { signal }),
+  });
 
 export const captureDetailQuery = (id: string) =>
-  queryOptions({ queryKey: inspectorKeys.capture(id), queryFn: ({ signal }) => consoleJson<CaptureDetail>(`/inspector/captures/${enc(id)}`, { signal }) });
+  queryOptions({
+    queryKey: inspectorKeys.capture(id),
+    queryFn: ({ signal }) => consoleJson<CaptureDetail>(`/inspector/captures/${enc(id)}`, { signal }),
+  });
 
 export const pairQuery = (captureId: string) =>
-  queryOptions({ queryKey: inspectorKeys.pair(captureId), queryFn: ({ signal }) => consoleJson<CapturePair>(`/inspector/captures/${enc(captureId)}/pair`, { signal }) });
+  queryOptions({
+    queryKey: inspectorKeys.pair(captureId),
+    queryFn: ({ signal }) => consoleJson<CapturePair>(`/inspector/captures/${enc(captureId)}/pair`, { signal }),
+  });
 
 /** "Copy as curl" of a capture: the receiver builds it (every value shell-quoted). */
 export function captureCurl(captureId: string, url?: string): Promise<string> {
@@ -83,7 +98,10 @@ export function useRedeliver() {
     mutationFn: ({ subscriptionId, deliveryId }: { subscriptionId: string; deliveryId: string }) =>
       serviceApi<Delivery>(`/v2/webhooks/${enc(subscriptionId)}/deliveries/${enc(deliveryId)}/redeliver`, { method: 'POST' }),
     onSuccess: async (_d, v) => {
-      await Promise.all([qc.invalidateQueries({ queryKey: inspectorKeys.delivery(v.deliveryId) }), qc.invalidateQueries({ queryKey: qk.webhooks.deliveries(v.subscriptionId) })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: inspectorKeys.delivery(v.deliveryId) }),
+        qc.invalidateQueries({ queryKey: qk.webhooks.deliveries(v.subscriptionId) }),
+      ]);
     },
   });
 }

@@ -27,7 +27,8 @@ export const qk = {
     detail: (id: string) => ['webhooks', 'detail', id] as const,
     sub: (id: string) => ['webhooks', 'detail', id, 'sub'] as const,
     deliveries: (id: string) => ['webhooks', 'detail', id, 'deliveries'] as const,
-    deliveryPage: (id: string, limit: number, startingAfter?: string) => ['webhooks', 'detail', id, 'deliveries', 'page', { limit, starting_after: startingAfter }] as const,
+    deliveryPage: (id: string, limit: number, startingAfter?: string) =>
+      ['webhooks', 'detail', id, 'deliveries', 'page', { limit, starting_after: startingAfter }] as const,
     delivery: (id: string, deliveryId: string) => ['webhooks', 'detail', id, 'deliveries', 'one', deliveryId] as const,
   },
   apiKeys: { all: ['api-keys'] as const },

@@ -66,7 +66,10 @@ export function useRemind(documentId: string) {
   return useMutation({
     mutationFn: () => serviceApi<RemindResult>(`/documents/${enc(documentId)}/remind`, { method: 'POST' }),
     onSuccess: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: qk.documents.detail(documentId) }), qc.invalidateQueries({ queryKey: qk.notifications.all })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: qk.documents.detail(documentId) }),
+        qc.invalidateQueries({ queryKey: qk.notifications.all }),
+      ]);
     },
   });
 }
@@ -74,7 +77,8 @@ export function useRemind(documentId: string) {
 export function useCreateSubscription() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { url: string; type: SubscriptionType }) => serviceApi<CreatedSubscription>('/v2/webhooks', { method: 'POST', body: input }),
+    mutationFn: (input: { url: string; type: SubscriptionType }) =>
+      serviceApi<CreatedSubscription>('/v2/webhooks', { method: 'POST', body: input }),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: qk.webhooks.lists() });
     },
@@ -108,7 +112,10 @@ export function useRedeliver(subscriptionId: string) {
     mutationFn: (deliveryId: string) =>
       serviceApi<Delivery>(`/v2/webhooks/${enc(subscriptionId)}/deliveries/${enc(deliveryId)}/redeliver`, { method: 'POST' }),
     onSuccess: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: qk.webhooks.deliveries(subscriptionId) }), qc.invalidateQueries({ queryKey: qk.documents.all })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: qk.webhooks.deliveries(subscriptionId) }),
+        qc.invalidateQueries({ queryKey: qk.documents.all }),
+      ]);
     },
   });
 }
@@ -116,7 +123,8 @@ export function useRedeliver(subscriptionId: string) {
 export function useCreateApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { role: 'admin' | 'member'; label?: string }) => consoleApi<CreatedApiKey>('/api-keys', { method: 'POST', body: input }),
+    mutationFn: (input: { role: 'admin' | 'member'; label?: string }) =>
+      consoleApi<CreatedApiKey>('/api-keys', { method: 'POST', body: input }),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: qk.apiKeys.all });
     },

@@ -52,12 +52,16 @@ export const timelineQuery = (id: string) =>
   });
 
 export const actionsQuery = (id: string) =>
-  queryOptions({ queryKey: qk.documents.actions(id), queryFn: ({ signal }) => consoleApi<AllowedActions>(`/documents/${enc(id)}/actions`, { signal }) });
+  queryOptions({
+    queryKey: qk.documents.actions(id),
+    queryFn: ({ signal }) => consoleApi<AllowedActions>(`/documents/${enc(id)}/actions`, { signal }),
+  });
 
 export const subscriptionListQuery = (startingAfter?: string) =>
   queryOptions({
     queryKey: qk.webhooks.list(startingAfter),
-    queryFn: ({ signal }) => serviceApi<Page<Subscription>>('/v2/webhooks', { signal, query: { limit: PAGE_SIZE, starting_after: startingAfter } }),
+    queryFn: ({ signal }) =>
+      serviceApi<Page<Subscription>>('/v2/webhooks', { signal, query: { limit: PAGE_SIZE, starting_after: startingAfter } }),
     placeholderData: keepPreviousData,
   });
 
@@ -67,7 +71,8 @@ export const subscriptionQuery = (id: string) =>
 export const deliveryPageQuery = (id: string, limit: number, startingAfter?: string) =>
   queryOptions({
     queryKey: qk.webhooks.deliveryPage(id, limit, startingAfter),
-    queryFn: ({ signal }) => serviceApi<Page<Delivery>>(`/v2/webhooks/${enc(id)}/deliveries`, { signal, query: { limit, starting_after: startingAfter } }),
+    queryFn: ({ signal }) =>
+      serviceApi<Page<Delivery>>(`/v2/webhooks/${enc(id)}/deliveries`, { signal, query: { limit, starting_after: startingAfter } }),
     placeholderData: keepPreviousData,
   });
 
@@ -81,12 +86,18 @@ export const deliveryQuery = (id: string, deliveryId: string) =>
 export const inboxesQuery = () =>
   queryOptions({
     queryKey: ['receiver', 'inboxes'] as const,
-    queryFn: ({ signal }) => consoleApi<{ data: { id: string; name: string; local_url: string; public_url: string | null }[] }>('/inboxes', { signal }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      consoleApi<{ data: { id: string; name: string; local_url: string; public_url: string | null }[] }>('/inboxes', { signal }).then(
+        (r) => r.data,
+      ),
     staleTime: 30_000,
   });
 
 export const apiKeysQuery = () =>
-  queryOptions({ queryKey: qk.apiKeys.all, queryFn: ({ signal }) => consoleApi<{ data: ApiKey[] }>('/api-keys', { signal }).then((r) => r.data) });
+  queryOptions({
+    queryKey: qk.apiKeys.all,
+    queryFn: ({ signal }) => consoleApi<{ data: ApiKey[] }>('/api-keys', { signal }).then((r) => r.data),
+  });
 
 export const notificationsQuery = (f: { document_id?: string; starting_after?: string }) =>
   queryOptions({

@@ -19,7 +19,8 @@ export function createQueryClient(overrides: { retry?: boolean } = {}): QueryCli
       queries: {
         networkMode: 'always',
         staleTime: 5_000,
-        retry: overrides.retry === false ? false : (n, err) => n < 2 && !(err instanceof ApiRequestError && err.status > 0 && err.status < 500),
+        retry:
+          overrides.retry === false ? false : (n, err) => n < 2 && !(err instanceof ApiRequestError && err.status > 0 && err.status < 500),
       },
       mutations: { networkMode: 'always' },
     },

@@ -24,7 +24,13 @@ async function send(path: string, opts: RawOptions, accept: string): Promise<Res
   }
   let res: Response;
   try {
-    res = await fetch(`${clientBase()}/console/api${withQuery(path, opts.query)}`, { method: opts.method ?? 'GET', headers, body, signal: opts.signal, cache: 'no-store' });
+    res = await fetch(`${clientBase()}/console/api${withQuery(path, opts.query)}`, {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      signal: opts.signal,
+      cache: 'no-store',
+    });
   } catch (err) {
     if ((err as { name?: string })?.name === 'AbortError') throw err;
     throw networkError(err);

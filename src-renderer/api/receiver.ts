@@ -39,26 +39,36 @@ function useReceiverMutation<V, R>(fn: (v: V) => Promise<R>, alsoSubscriptions =
   });
 }
 
-export const useCreateInbox = () => useReceiverMutation((input: InboxInput) => consoleJson<Inbox>('/inboxes', { method: 'POST', body: input }));
+export const useCreateInbox = () =>
+  useReceiverMutation((input: InboxInput) => consoleJson<Inbox>('/inboxes', { method: 'POST', body: input }));
 
 export const useUpdateInbox = () =>
-  useReceiverMutation(({ id, patch }: { id: string; patch: InboxInput }) => consoleJson<Inbox>(`/inboxes/${enc(id)}`, { method: 'PATCH', body: patch }));
+  useReceiverMutation(({ id, patch }: { id: string; patch: InboxInput }) =>
+    consoleJson<Inbox>(`/inboxes/${enc(id)}`, { method: 'PATCH', body: patch }),
+  );
 
 export const useDeleteInbox = () => useReceiverMutation((id: string) => consoleJson<void>(`/inboxes/${enc(id)}`, { method: 'DELETE' }));
 
 export const useSubscribeInbox = () =>
   useReceiverMutation(
-    ({ id, type }: { id: string; type: SubscriptionType }) => consoleJson<SubscribeResult>(`/inboxes/${enc(id)}/subscribe`, { method: 'POST', body: { type } }),
+    ({ id, type }: { id: string; type: SubscriptionType }) =>
+      consoleJson<SubscribeResult>(`/inboxes/${enc(id)}/subscribe`, { method: 'POST', body: { type } }),
     true,
   );
 
 export const useStartTunnel = () =>
-  useReceiverMutation((authtoken: string | undefined) => consoleJson<TunnelView>('/tunnel/start', { method: 'POST', body: authtoken ? { authtoken } : {} }));
+  useReceiverMutation((authtoken: string | undefined) =>
+    consoleJson<TunnelView>('/tunnel/start', { method: 'POST', body: authtoken ? { authtoken } : {} }),
+  );
 
 export const useStopTunnel = () => useReceiverMutation(() => consoleJson<TunnelView>('/tunnel/stop', { method: 'POST' }));
 
 export const useMoveSubscriptions = () =>
   useReceiverMutation(
-    (ids: string[] | undefined) => consoleJson<{ moved: MovedSubscription[]; tunnel: TunnelView }>('/tunnel/move-subscriptions', { method: 'POST', body: ids ? { ids } : {} }),
+    (ids: string[] | undefined) =>
+      consoleJson<{ moved: MovedSubscription[]; tunnel: TunnelView }>('/tunnel/move-subscriptions', {
+        method: 'POST',
+        body: ids ? { ids } : {},
+      }),
     true,
   );

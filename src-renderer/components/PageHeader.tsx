@@ -7,7 +7,17 @@ export interface Crumb {
   to?: string;
 }
 
-export function PageHeader({ title, crumbs, actions, children }: { title: ReactNode; crumbs?: Crumb[]; actions?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  crumbs,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  crumbs?: Crumb[];
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <header className="page-header">
       {crumbs && crumbs.length > 0 && (

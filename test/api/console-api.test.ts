@@ -119,7 +119,12 @@ describe('console API guard', () => {
     }
     const crossSite = await raw('POST', '/console/api/api-keys', authed({ ...json, 'sec-fetch-site': 'cross-site' }), body);
     expect(crossSite.status).toBe(403);
-    const same = await raw('POST', '/console/api/api-keys', authed({ ...json, origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' }), body);
+    const same = await raw(
+      'POST',
+      '/console/api/api-keys',
+      authed({ ...json, origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' }),
+      body,
+    );
     expect(same.status).toBe(201);
     expect(same.json.key).toMatch(/^cs_/);
   });
@@ -172,7 +177,10 @@ describe('console page under /app', () => {
   });
 
   it('says plainly that the console is not built when the renderer folder is missing', async () => {
-    const other = createBackend(testConfig(join(dir, 'data2'), { consoleToken: TOKEN }), { rendererDir: join(dir, 'absent'), tunnelAutostart: false });
+    const other = createBackend(testConfig(join(dir, 'data2'), { consoleToken: TOKEN }), {
+      rendererDir: join(dir, 'absent'),
+      tunnelAutostart: false,
+    });
     const u = await other.start();
     try {
       const res = await fetch(`${u.app_url}/`);
@@ -187,14 +195,21 @@ describe('console page under /app', () => {
 
 describe('console routes', () => {
   const service = async (method: string, path: string, body?: unknown, key = ADMIN) => {
-    const res = await fetch(urls.api_url + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(urls.api_url + path, {
+      method,
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (res.status === 204 ? undefined : await res.json()) as any };
   };
 
   it('lists documents newest first with status filter, search and paging', async () => {
     const made = [];
     for (const title of ['Alpha lease', 'Beta contract', 'Gamma lease']) {
-      made.push((await service('POST', '/v2/test_helpers/documents', { title, recipients: [{ name: 'Ann Signer', email: 'ann@example.com' }] })).body);
+      made.push(
+        (await service('POST', '/v2/test_helpers/documents', { title, recipients: [{ name: 'Ann Signer', email: 'ann@example.com' }] }))
+          .body,
+      );
     }
     await service('POST', `/v2/test_helpers/documents/${made[1].public_id}/send`, {});
     const all = await raw('GET', '/console/api/documents?limit=2', authed());
@@ -224,7 +239,12 @@ describe('console routes', () => {
   });
 
   it('creates, lists and revokes API keys, and will not revoke the console’s own key', async () => {
-    const made = await raw('POST', '/console/api/api-keys', authed({ 'content-type': 'application/json' }), JSON.stringify({ role: 'member', label: 'CI' }));
+    const made = await raw(
+      'POST',
+      '/console/api/api-keys',
+      authed({ 'content-type': 'application/json' }),
+      JSON.stringify({ role: 'member', label: 'CI' }),
+    );
     expect(made.status).toBe(201);
     const list = await raw('GET', '/console/api/api-keys', authed());
     const entry = list.json.data.find((k: any) => k.id === made.json.id);

@@ -22,7 +22,8 @@ async function subscribe(type = 'all', path = '/hook') {
   return res.body as { public_id: string; secret_key: string };
 }
 async function newDoc() {
-  return (await t.api('POST', '/v2/test_helpers/documents', { title: 'Deal', recipients: [{ name: 'Ann', email: 'ann@example.com' }] })).body;
+  return (await t.api('POST', '/v2/test_helpers/documents', { title: 'Deal', recipients: [{ name: 'Ann', email: 'ann@example.com' }] }))
+    .body;
 }
 async function waitUntil<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 8000): Promise<T> {
   const end = Date.now() + ms;
@@ -38,7 +39,11 @@ describe('signed deliveries', () => {
     const sub = await subscribe('document.created');
     const doc = await newDoc();
     const [req] = await sink.waitFor(1);
-    const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(req.headers['webhook-id']),
+      'webhook-timestamp': String(req.headers['webhook-timestamp']),
+      'webhook-signature': String(req.headers['webhook-signature']),
+    };
     const payload = new Webhook(sub.secret_key).verify(req.body, headers) as any;
     expect(payload.type).toBe('document.created');
     expect(payload.id).toMatch(/^evt_/);
@@ -61,7 +66,11 @@ describe('signed deliveries', () => {
     const got = await sink.waitFor(3);
     await new Promise((r) => setTimeout(r, 150));
     const mine = got.filter((r) => JSON.parse(r.body).data.document?.public_id === doc.public_id);
-    expect(mine.map((r) => `${r.path} ${JSON.parse(r.body).type}`).sort()).toEqual(['/all document.created', '/all document.sent', '/sent document.sent']);
+    expect(mine.map((r) => `${r.path} ${JSON.parse(r.body).type}`).sort()).toEqual([
+      '/all document.created',
+      '/all document.sent',
+      '/sent document.sent',
+    ]);
     await t.api('DELETE', `/v2/webhooks/${all.public_id}`);
     await t.api('DELETE', `/v2/webhooks/${sentOnly.public_id}`);
   });
@@ -83,7 +92,10 @@ describe('retries', () => {
     }
     const stamps = new Set(got.map((r) => r.headers['webhook-timestamp']));
     expect(new Set(got.map((r) => r.headers['webhook-signature'])).size).toBe(stamps.size);
-    const log = await waitUntil(() => t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`), (r) => r.body.data[0]?.status === 'succeeded');
+    const log = await waitUntil(
+      () => t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`),
+      (r) => r.body.data[0]?.status === 'succeeded',
+    );
     expect(log.body.data[0]).toMatchObject({ status: 'succeeded', attempts: 3, last_status_code: 200 });
     const detail = await t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries/${log.body.data[0].id}`);
     expect(detail.body.attempt_log.map((a: any) => a.response?.status)).toEqual([503, 503, 200]);
@@ -101,7 +113,10 @@ describe('retries', () => {
       res.end();
     };
     await newDoc();
-    const log = await waitUntil(() => t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`), (r) => r.body.data[0]?.status === 'failed');
+    const log = await waitUntil(
+      () => t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`),
+      (r) => r.body.data[0]?.status === 'failed',
+    );
     expect(log.body.data[0]).toMatchObject({ status: 'failed', attempts: 4, last_status_code: 302 });
     expect(sink.received.every((r) => r.path === '/moved')).toBe(true);
     expect(sink.received).toHaveLength(4);
@@ -135,7 +150,10 @@ describe('extensions', () => {
     expect(body.type).toBe('webhook.test');
     expect(body.data.subscription.public_id).toBe(sub.public_id);
     expect(body.data.subscription.secret_key).toBeUndefined();
-    const log = await waitUntil(() => t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`), (r) => r.body.data[0]?.status === 'succeeded');
+    const log = await waitUntil(
+      () => t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`),
+      (r) => r.body.data[0]?.status === 'succeeded',
+    );
     const id = log.body.data[0].id;
     const again = await t.api('POST', `/v2/webhooks/${sub.public_id}/deliveries/${id}/redeliver`);
     expect(again.status).toBe(202);
@@ -152,7 +170,9 @@ describe('durability', () => {
     sink.respond = (_r, res) => ((res.statusCode = 500), res.end());
     const first = await startTestBackend({ retrySchedule: [0.3] });
     const sub = (await first.api('POST', '/v2/webhooks', { url: sink.url, type: 'document.created' })).body;
-    const doc = (await first.api('POST', '/v2/test_helpers/documents', { title: 'Persist me', recipients: [{ name: 'a', email: 'a@b.co' }] })).body;
+    const doc = (
+      await first.api('POST', '/v2/test_helpers/documents', { title: 'Persist me', recipients: [{ name: 'a', email: 'a@b.co' }] })
+    ).body;
     await sink.waitFor(1);
     await first.stop();
     const { readFile } = await import('node:fs/promises');
@@ -165,7 +185,10 @@ describe('durability', () => {
       const got = await sink.waitFor(2);
       expect(got[1].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
       expect(JSON.parse(got[1].body).data.document.public_id).toBe(doc.public_id);
-      const log = await waitUntil(() => second.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`), (r) => r.body.data[0]?.status === 'succeeded');
+      const log = await waitUntil(
+        () => second.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`),
+        (r) => r.body.data[0]?.status === 'succeeded',
+      );
       expect(log.body.data[0].attempts).toBe(2);
     } finally {
       await second.destroy();

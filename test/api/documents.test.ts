@@ -33,7 +33,14 @@ describe('document shape', () => {
     expect(doc.public_id).toMatch(/^doc_/);
     expect(doc.status).toBe('DRAFT');
     expect(doc.recipients).toHaveLength(2);
-    expect(doc.recipients[0]).toEqual({ public_id: expect.stringMatching(/^rcp_/), name: 'Ann Signer', email: 'ann@example.com', role: 'signer', status: 'pending', completed_at: null });
+    expect(doc.recipients[0]).toEqual({
+      public_id: expect.stringMatching(/^rcp_/),
+      name: 'Ann Signer',
+      email: 'ann@example.com',
+      role: 'signer',
+      status: 'pending',
+      completed_at: null,
+    });
     expect(doc.metadata).toEqual({ deal: 42 });
     expect(doc.url).toBe(`${t.urls.app_url}/documents?d=${encodeURIComponent(doc.public_id)}`);
     expect(Object.keys(doc).sort()).toEqual(['created_at', 'metadata', 'public_id', 'recipients', 'status', 'title', 'updated_at', 'url']);
@@ -84,7 +91,12 @@ describe('lifecycle', () => {
   it('refuses every transition not allowed from the current status with 409 and details.status', async () => {
     const draft = await newDoc();
     const r = draft.recipients[0].public_id;
-    for (const [action, rid] of [['view', r], ['complete', r], ['decline', r], ['expire', undefined]] as const) {
+    for (const [action, rid] of [
+      ['view', r],
+      ['complete', r],
+      ['decline', r],
+      ['expire', undefined],
+    ] as const) {
       const res = await act(draft.public_id, action, rid);
       expect(res.status, action).toBe(409);
       expect(res.body.error).toMatchObject({ code: 'invalid_document_status', details: { status: 'DRAFT' } });

@@ -59,8 +59,16 @@ describe('error shape and codes', () => {
   });
   it('415 unsupported_media_type for a body that is not JSON', async () => {
     const doc = await draft();
-    expectError(await t.api('PUT', `/documents/${doc.public_id}`, 'title=x', undefined, { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
-    expectError(await t.api('PUT', `/documents/${doc.public_id}`, '{"title":"x"}', undefined, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+    expectError(
+      await t.api('PUT', `/documents/${doc.public_id}`, 'title=x', undefined, { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await t.api('PUT', `/documents/${doc.public_id}`, '{"title":"x"}', undefined, { 'content-type': 'text/plain' }),
+      415,
+      'unsupported_media_type',
+    );
   });
   it('422 validation_error with details.fields', async () => {
     const res = await t.api('POST', '/v2/webhooks', { url: 'ftp://x', type: 'nope' });

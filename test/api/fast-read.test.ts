@@ -15,7 +15,12 @@ afterAll(async () => {
   await viaExpress.destroy();
 });
 
-const make = (t: TestBackend) => t.api('POST', '/v2/test_helpers/documents', { title: 'Same <b>bytes</b> é', recipients: [{ name: 'A', email: 'a@b.co' }], metadata: { n: 1 } });
+const make = (t: TestBackend) =>
+  t.api('POST', '/v2/test_helpers/documents', {
+    title: 'Same <b>bytes</b> é',
+    recipients: [{ name: 'A', email: 'a@b.co' }],
+    metadata: { n: 1 },
+  });
 
 describe('GET /documents/{id} fast path', () => {
   it('gives the same status, content type and body shape as the Express route', async () => {

@@ -39,7 +39,10 @@ describe('headless entry', () => {
   it('refuses a second instance on the same data directory with a non-zero exit', async () => {
     const h = await startHeadless();
     try {
-      const second = spawnSync(process.execPath, [HEADLESS_ENTRY, '--port', '0', '--receiver-port', '0', '--data-dir', h.dataDir], { encoding: 'utf8', timeout: 15000 });
+      const second = spawnSync(process.execPath, [HEADLESS_ENTRY, '--port', '0', '--receiver-port', '0', '--data-dir', h.dataDir], {
+        encoding: 'utf8',
+        timeout: 15000,
+      });
       expect(second.status).not.toBe(0);
       expect(second.stderr).toMatch(/Another Countersign instance/);
       expect(second.stdout).toBe('');

@@ -15,20 +15,29 @@ let otherDelivery: string;
 
 const consoleApi = (method: string, path: string, body?: unknown) => t.consoleApi(method, path, body);
 
-const feed = async (query = '') => (await consoleApi('GET', `/inspector/feed?limit=500${query}`)).body as { data: any[]; next_cursor: string | null };
+const feed = async (query = '') =>
+  (await consoleApi('GET', `/inspector/feed?limit=500${query}`)).body as { data: any[]; next_cursor: string | null };
 
 beforeAll(async () => {
   t = await startTestBackend();
   inboxA = (await consoleApi('POST', '/inboxes', { name: 'A' })).body;
   inboxB = (await consoleApi('POST', '/inboxes', { name: 'B' })).body;
   subA = (await consoleApi('POST', `/inboxes/${inboxA.id}/subscribe`, {})).body.subscription.public_id;
-  const doc = await t.api('POST', '/v2/test_helpers/documents', { title: 'Lease', recipients: [{ name: 'Ann', email: 'ann@example.com' }] });
+  const doc = await t.api('POST', '/v2/test_helpers/documents', {
+    title: 'Lease',
+    recipients: [{ name: 'Ann', email: 'ann@example.com' }],
+  });
   docId = doc.body.public_id;
   await t.api('POST', `/v2/test_helpers/documents/${docId}/send`, {});
   // Another company, subscribed to inbox B: its deliveries land, but its log is not ours.
   const other = await t.api('POST', '/v2/test_helpers/api_keys', { role: 'admin', company: 'Other Co' });
   await t.api('POST', '/v2/webhooks', { url: inboxB.local_url, type: 'all' }, other.body.key);
-  const otherDoc = await t.api('POST', '/v2/test_helpers/documents', { title: 'Theirs', recipients: [{ name: 'Zed', email: 'z@example.com' }] }, other.body.key);
+  const otherDoc = await t.api(
+    'POST',
+    '/v2/test_helpers/documents',
+    { title: 'Theirs', recipients: [{ name: 'Zed', email: 'z@example.com' }] },
+    other.body.key,
+  );
   const otherSub = (await t.api('GET', '/v2/webhooks', undefined, other.body.key)).body.data[0].public_id;
   otherDelivery = await waitUntil('the other company delivery', async () => {
     const log = await t.api('GET', `/v2/webhooks/${otherSub}/deliveries`, undefined, other.body.key);
@@ -37,7 +46,9 @@ beforeAll(async () => {
   // Our two deliveries (created, sent) and their two captures.
   await waitUntil('two succeeded deliveries and two captures', async () => {
     const f = await feed(`&inbox_id=${inboxA.id}`);
-    const ok = f.data.filter((r) => r.kind === 'delivery' && r.outcome === 'succeeded').length === 2 && f.data.filter((r) => r.kind === 'capture').length === 2;
+    const ok =
+      f.data.filter((r) => r.kind === 'delivery' && r.outcome === 'succeeded').length === 2 &&
+      f.data.filter((r) => r.kind === 'capture').length === 2;
     return ok && f;
   });
 });
@@ -57,7 +68,14 @@ describe('feed', () => {
     const capsA = data.filter((r) => r.kind === 'capture' && r.inbox_id === inboxA.id);
     expect(capsA).toHaveLength(2);
     for (const c of capsA) {
-      expect(c).toMatchObject({ outcome: 'verified', verdict: 'verified', duplicate: false, status_code: 200, subscription_id: subA, document_id: docId });
+      expect(c).toMatchObject({
+        outcome: 'verified',
+        verdict: 'verified',
+        duplicate: false,
+        status_code: 200,
+        subscription_id: subA,
+        document_id: docId,
+      });
       expect(deliveries.map((d) => d.id)).toContain(c.delivery_id);
     }
     // The other company's delivery landed in inbox B: the capture shows (the receiver is
@@ -78,7 +96,11 @@ describe('feed', () => {
     expect((await feed('&document_id=doc_nothing')).data).toHaveLength(0);
 
     // Another sender: no signature, the body searched as text.
-    const res = await fetch(inboxB.local_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"note":"needle-7731"}' });
+    const res = await fetch(inboxB.local_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"note":"needle-7731"}',
+    });
     const capId = res.headers.get('x-countersign-capture');
     const hits = (await feed('&q=needle-7731')).data;
     expect(hits.map((r) => r.id)).toEqual([capId]);
@@ -108,10 +130,45 @@ describe('feed', () => {
   it('puts imported deliveries where they happened in time, not above today’s', async () => {
     const old = (n: number) => new Date(Date.now() - 2 * 86400_000 + n * 1000).toISOString();
     const delivery = (n: number) => ({
-      delivery: { id: `msg_imported${n}`, event_id: 'evt_imported', event_type: 'document.voided', subscription_id: 'wh_gone', company_id: 'co_x', document_id: 'doc_imported', url: 'https://example.com/hook', status: 'failed', attempts: 8, created_at: old(n), last_attempt_at: old(n), last_status_code: 500, last_error: null, last_duration_ms: 12, next_attempt_at: null },
+      delivery: {
+        id: `msg_imported${n}`,
+        event_id: 'evt_imported',
+        event_type: 'document.voided',
+        subscription_id: 'wh_gone',
+        company_id: 'co_x',
+        document_id: 'doc_imported',
+        url: 'https://example.com/hook',
+        status: 'failed',
+        attempts: 8,
+        created_at: old(n),
+        last_attempt_at: old(n),
+        last_status_code: 500,
+        last_error: null,
+        last_duration_ms: 12,
+        next_attempt_at: null,
+      },
       attempts: [],
     });
-    const file = { format: 'countersign-export', version: 1, inboxes: [], captures: [], events: [{ event: { id: 'evt_imported', company_id: 'co_x', type: 'document.voided', timestamp: old(0), document_id: 'doc_imported', subscription_id: null }, body: '{}' }], deliveries: [delivery(2), delivery(1), delivery(3)] };
+    const file = {
+      format: 'countersign-export',
+      version: 1,
+      inboxes: [],
+      captures: [],
+      events: [
+        {
+          event: {
+            id: 'evt_imported',
+            company_id: 'co_x',
+            type: 'document.voided',
+            timestamp: old(0),
+            document_id: 'doc_imported',
+            subscription_id: null,
+          },
+          body: '{}',
+        },
+      ],
+      deliveries: [delivery(2), delivery(1), delivery(3)],
+    };
     const imported = await consoleApi('POST', '/import', file);
     expect(imported.body.deliveries_added).toBe(3);
     const { data } = await feed();
@@ -126,7 +183,8 @@ describe('feed', () => {
     const { data } = await feed(`&inbox_id=${inboxA.id}`);
     const d = data.find((r) => r.kind === 'delivery')!;
     const c = data.find((r) => r.kind === 'capture')!;
-    const res = (await consoleApi('GET', `/inspector/rows?refs=${d.ref},${c.ref},c:cap_unknown,d:${otherDelivery}&event_ids=${d.event_id}`)).body;
+    const res = (await consoleApi('GET', `/inspector/rows?refs=${d.ref},${c.ref},c:cap_unknown,d:${otherDelivery}&event_ids=${d.event_id}`))
+      .body;
     expect(res.data.map((r: any) => r.ref).sort()).toEqual([c.ref, d.ref].sort());
     expect(res.gone.sort()).toEqual(['c:cap_unknown', `d:${otherDelivery}`].sort());
     // A row that no longer passes the filters is "gone" for that list.

@@ -54,7 +54,7 @@ describe('response modes against the real engine', () => {
     expect(captures.map((c: any) => c.response_status)).toEqual([410, 410, 410]);
   });
 
-  it('429 with Retry-After is retried on the engine\'s own schedule and ends failed', async () => {
+  it("429 with Retry-After is retried on the engine's own schedule and ends failed", async () => {
     const { delivery, captures } = await driveOnce({ mode: 'rate_limited', retry_after: 1 });
     expect(delivery).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 429 });
     expect(captures).toHaveLength(3);
@@ -68,13 +68,13 @@ describe('response modes against the real engine', () => {
     expect(captures.every((c: any) => c.response_status === null)).toBe(true);
   });
 
-  it('a delay under the engine\'s timeout succeeds, and the logged duration shows it', async () => {
+  it("a delay under the engine's timeout succeeds, and the logged duration shows it", async () => {
     const { delivery } = await driveOnce({ mode: 'status', status: 200, delay_ms: 150 });
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(delivery.last_duration_ms).toBeGreaterThanOrEqual(140);
   });
 
-  it('a delay over the engine\'s timeout fails every attempt', async () => {
+  it("a delay over the engine's timeout fails every attempt", async () => {
     const { delivery } = await driveOnce({ mode: 'status', status: 200, delay_ms: 1000 });
     expect(delivery).toMatchObject({ status: 'failed', attempts: 3 });
   });

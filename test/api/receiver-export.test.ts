@@ -25,9 +25,16 @@ describe('export and import', () => {
     const subSecret = a.backend.store.subscriptions.get(sub.public_id)!.secret_key;
     expect((await a.api('POST', `/v2/webhooks/${sub.public_id}/test`)).status).toBe(202);
     await waitUntil('the capture', async () => (await api('GET', `/inboxes/${linked.id}/captures`)).body.data.length > 0);
-    await waitUntil('the delivery to succeed', async () => (await a.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data[0]?.status === 'succeeded');
+    await waitUntil(
+      'the delivery to succeed',
+      async () => (await a.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data[0]?.status === 'succeeded',
+    );
     // A sender that echoes secrets in what it sends: the export must still not carry them.
-    await fetch(pastedInbox.local_url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-leak': subSecret }, body: JSON.stringify({ pasted, bare: subSecret.slice(6) }) });
+    await fetch(pastedInbox.local_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-leak': subSecret },
+      body: JSON.stringify({ pasted, bare: subSecret.slice(6) }),
+    });
     await fetch(pastedInbox.local_url, { method: 'POST', body: Buffer.from([0xff, 0xfe, 0x00]) });
 
     const exported = await api('GET', '/export');
@@ -37,7 +44,10 @@ describe('export and import', () => {
     expect(exported.text).toContain('[secret removed]');
     const file = exported.body;
     expect(file).toMatchObject({ format: 'countersign-export', version: 1 });
-    expect(file.inboxes.find((i: any) => i.id === pastedInbox.id)).toMatchObject({ secret_fingerprint: pastedInbox.secret.fingerprint, response: { status: 202 } });
+    expect(file.inboxes.find((i: any) => i.id === pastedInbox.id)).toMatchObject({
+      secret_fingerprint: pastedInbox.secret.fingerprint,
+      response: { status: 202 },
+    });
     expect(file.captures).toHaveLength(3);
     expect(file.captures.some((c: any) => c.body_base64 === Buffer.from([0xff, 0xfe, 0x00]).toString('base64'))).toBe(true);
     const delivery = file.deliveries.find((d: any) => d.delivery.subscription_id === sub.public_id);
@@ -48,7 +58,12 @@ describe('export and import', () => {
     const apiB = b.consoleApi;
     const imported = await apiB('POST', '/import', exported.text);
     expect(imported.status).toBe(200);
-    expect(imported.body).toMatchObject({ inboxes_created: 2, captures_added: 3, deliveries_added: file.deliveries.length, events_added: file.events.length });
+    expect(imported.body).toMatchObject({
+      inboxes_created: 2,
+      captures_added: 3,
+      deliveries_added: file.deliveries.length,
+      events_added: file.events.length,
+    });
     const again = await apiB('POST', '/import', exported.text);
     expect(again.body).toMatchObject({ inboxes_created: 0, captures_added: 0, deliveries_added: 0, events_added: 0 });
 
@@ -79,8 +94,16 @@ describe('subscriptions left on an old receiver URL', () => {
     // What a tunnel that had this public URL before would have left behind (a real
     // tunnel cannot come online here: no ngrok cloud).
     a.backend.receiver.inboxes.notePublicUrl('https://old-tunnel.ngrok.example');
-    const oldPublic = await a.api('POST', '/v2/webhooks', { url: `https://old-tunnel.ngrok.example/in/${inbox.id}`, type: 'document.voided', secret_key: secret });
-    const oldLocal = await a.api('POST', '/v2/webhooks', { url: `http://127.0.0.1:1/in/${inbox.id}`, type: 'webhook.test', secret_key: secret });
+    const oldPublic = await a.api('POST', '/v2/webhooks', {
+      url: `https://old-tunnel.ngrok.example/in/${inbox.id}`,
+      type: 'document.voided',
+      secret_key: secret,
+    });
+    const oldLocal = await a.api('POST', '/v2/webhooks', {
+      url: `http://127.0.0.1:1/in/${inbox.id}`,
+      type: 'webhook.test',
+      secret_key: secret,
+    });
     expect([oldPublic.status, oldLocal.status]).toEqual([201, 201]);
 
     const tunnel = (await api('GET', '/tunnel')).body;

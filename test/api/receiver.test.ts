@@ -14,7 +14,11 @@ let t: TestBackend;
 const consoleApi = (method: string, path: string, body?: unknown) => t.consoleApi(method, path, body);
 
 async function post(inboxId: string, body: string | Buffer, headers: Record<string, string> = {}) {
-  const res = await fetch(`${t.urls.receiver_url}/in/${inboxId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const res = await fetch(`${t.urls.receiver_url}/in/${inboxId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   await res.text();
   return res.headers.get('x-countersign-capture')!;
 }
@@ -29,14 +33,27 @@ describe('inboxes', () => {
     const secret = generateSecret();
     const made = await consoleApi('POST', '/inboxes', { name: 'Orders', secret });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ name: 'Orders', path: `/in/${made.body.id}`, public_url: null, response: { mode: 'status', status: 200 } });
+    expect(made.body).toMatchObject({
+      name: 'Orders',
+      path: `/in/${made.body.id}`,
+      public_url: null,
+      response: { mode: 'status', status: 200 },
+    });
     expect(made.body.local_url).toBe(`${t.urls.receiver_url}/in/${made.body.id}`);
     expect(made.body.secret).toMatchObject({ source: 'pasted', format_ok: true });
     expect(made.body.secret.fingerprint).toMatch(/^[0-9a-f]{8}$/);
     expect(made.text).not.toContain(secret.slice(6));
 
-    const patched = await consoleApi('PATCH', `/inboxes/${made.body.id}`, { name: 'Orders 2', secret: 'not-whsec', response: { mode: 'fail_first_n', fail_first_n: 3 } });
-    expect(patched.body).toMatchObject({ name: 'Orders 2', secret: { source: 'pasted', format_ok: false }, response: { mode: 'fail_first_n', fail_first_n: 3, fail_status: 500 } });
+    const patched = await consoleApi('PATCH', `/inboxes/${made.body.id}`, {
+      name: 'Orders 2',
+      secret: 'not-whsec',
+      response: { mode: 'fail_first_n', fail_first_n: 3 },
+    });
+    expect(patched.body).toMatchObject({
+      name: 'Orders 2',
+      secret: { source: 'pasted', format_ok: false },
+      response: { mode: 'fail_first_n', fail_first_n: 3, fail_status: 500 },
+    });
     expect((await consoleApi('GET', `/inboxes/${made.body.id}`)).body.name).toBe('Orders 2');
     expect((await consoleApi('GET', '/inboxes')).body.data.map((i: any) => i.id)).toContain(made.body.id);
 
@@ -69,7 +86,10 @@ describe('subscribe this inbox', () => {
     expect(sub.body.inbox.secret).toMatchObject({ source: 'linked', linked_subscription_ids: [sub.body.subscription.public_id] });
     expect(sub.body.subscription.secret_fingerprint).toBe(sub.body.inbox.secret.fingerprint);
 
-    const doc = await t.api('POST', '/v2/test_helpers/documents', { title: 'NDA', recipients: [{ name: 'Ann', email: 'ann@example.com' }] });
+    const doc = await t.api('POST', '/v2/test_helpers/documents', {
+      title: 'NDA',
+      recipients: [{ name: 'Ann', email: 'ann@example.com' }],
+    });
     expect(doc.status).toBe(201);
     let page: any;
     for (let i = 0; i < 200 && !page?.data.length; i++) {
@@ -116,7 +136,11 @@ describe('captures, replay and curl', () => {
   it('a body that is not UTF-8 comes back as base64', async () => {
     const id = await post(source.id, Buffer.from([0xff, 0x00, 0xc3]), { 'content-type': 'application/octet-stream' });
     const full = (await consoleApi('GET', `/captures/${id}`)).body;
-    expect(full).toMatchObject({ body_text: null, body_base64: Buffer.from([0xff, 0x00, 0xc3]).toString('base64'), body_encoding: 'base64' });
+    expect(full).toMatchObject({
+      body_text: null,
+      body_base64: Buffer.from([0xff, 0x00, 0xc3]).toString('base64'),
+      body_encoding: 'base64',
+    });
     expect((await consoleApi('GET', '/captures/cap_nope')).status).toBe(404);
   });
 
@@ -150,7 +174,9 @@ describe('captures, replay and curl', () => {
   it('an exact replay with an edited body, a bad secret or a non-HTTP URL is 422', async () => {
     const id = await post(source.id, body, signedHeaders(body));
     expect((await consoleApi('POST', `/captures/${id}/replay`, { url: target.local_url, mode: 'exact', body: '{}' })).status).toBe(422);
-    expect((await consoleApi('POST', `/captures/${id}/replay`, { url: target.local_url, mode: 'resign', secret: 'nope' })).status).toBe(422);
+    expect((await consoleApi('POST', `/captures/${id}/replay`, { url: target.local_url, mode: 'resign', secret: 'nope' })).status).toBe(
+      422,
+    );
     const ftp = await consoleApi('POST', `/captures/${id}/replay`, { url: 'file:///etc/passwd', mode: 'exact' });
     expect(ftp.status).toBe(422);
     expect(ftp.body.error.details.fields[0].field).toBe('url');
@@ -180,7 +206,12 @@ describe('captures, replay and curl', () => {
 describe('tunnel without a token', () => {
   it('says offline plainly; start without a token stays offline', async () => {
     const state = (await consoleApi('GET', '/tunnel')).body;
-    expect(state).toMatchObject({ status: 'offline', message: expect.stringMatching(/No ngrok authtoken/), local_url: t.urls.receiver_url, stale_subscriptions: [] });
+    expect(state).toMatchObject({
+      status: 'offline',
+      message: expect.stringMatching(/No ngrok authtoken/),
+      local_url: t.urls.receiver_url,
+      stale_subscriptions: [],
+    });
     expect((await consoleApi('POST', '/tunnel/start', {})).body.status).toBe('offline');
     expect((await consoleApi('POST', '/tunnel/stop')).body.status).toBe('offline');
   });

@@ -10,10 +10,18 @@ let subA: string;
 
 beforeAll(async () => {
   t = await startTestBackend();
-  const mk = async (role: string, company?: string) => (await t.api('POST', '/v2/test_helpers/api_keys', { role, company })).body.key as string;
-  keys = { adminA: (await mk('admin')) , memberA: await mk('member'), adminB: await mk('admin', 'Other Co'), memberB: '' };
+  const mk = async (role: string, company?: string) =>
+    (await t.api('POST', '/v2/test_helpers/api_keys', { role, company })).body.key as string;
+  keys = { adminA: await mk('admin'), memberA: await mk('member'), adminB: await mk('admin', 'Other Co'), memberB: '' };
   keys.memberB = (await t.api('POST', '/v2/test_helpers/api_keys', { role: 'member' }, keys.adminB)).body.key;
-  docA = (await t.api('POST', '/v2/test_helpers/documents', { title: 'A doc', recipients: [{ name: 'Ann', email: 'ann@example.com' }] }, keys.adminA)).body.public_id;
+  docA = (
+    await t.api(
+      'POST',
+      '/v2/test_helpers/documents',
+      { title: 'A doc', recipients: [{ name: 'Ann', email: 'ann@example.com' }] },
+      keys.adminA,
+    )
+  ).body.public_id;
   subA = (await t.api('POST', '/v2/webhooks', { url: 'https://a.example/hook', type: 'all' }, keys.adminA)).body.public_id;
 });
 afterAll(() => t.destroy());
@@ -72,7 +80,14 @@ describe('company isolation', () => {
     expect((await t.api('GET', `/v2/webhooks/${subA}`, undefined, keys.adminA)).status).toBe(200);
   });
   it("a company's events are delivered only to its own subscriptions", async () => {
-    const docB = (await t.api('POST', '/v2/test_helpers/documents', { title: 'B doc', recipients: [{ name: 'Bo', email: 'bo@example.com' }] }, keys.adminB)).body.public_id;
+    const docB = (
+      await t.api(
+        'POST',
+        '/v2/test_helpers/documents',
+        { title: 'B doc', recipients: [{ name: 'Bo', email: 'bo@example.com' }] },
+        keys.adminB,
+      )
+    ).body.public_id;
     await t.api('POST', `/v2/test_helpers/documents/${docB}/send`, undefined, keys.adminB);
     const logA = await t.api('GET', `/v2/webhooks/${subA}/deliveries?limit=100`, undefined, keys.adminA);
     expect(logA.body.data.some((d: { document_id: string }) => d.document_id === docB)).toBe(false);

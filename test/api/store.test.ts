@@ -22,7 +22,8 @@ describe('store', () => {
   it('has every change, its event and its pending delivery on disk when the API answers', async () => {
     const t = await start();
     await t.api('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/unreachable', type: 'document.updated' });
-    const doc = (await t.api('POST', '/v2/test_helpers/documents', { title: 'On disk', recipients: [{ name: 'a', email: 'a@b.co' }] })).body;
+    const doc = (await t.api('POST', '/v2/test_helpers/documents', { title: 'On disk', recipients: [{ name: 'a', email: 'a@b.co' }] }))
+      .body;
     const put = await t.api('PUT', `/documents/${doc.public_id}`, { title: 'Changed on disk' });
     expect(put.status).toBe(200);
     // What a crash right after the answer would leave, opened by a fresh store.
@@ -44,7 +45,11 @@ describe('store', () => {
   it('replays the journal after a crash and folds it into data.json on a clean stop', async () => {
     const t = await start();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await t.api('POST', '/v2/test_helpers/documents', { title: `Doc ${i}`, recipients: [{ name: 'a', email: 'a@b.co' }] })).body.public_id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await t.api('POST', '/v2/test_helpers/documents', { title: `Doc ${i}`, recipients: [{ name: 'a', email: 'a@b.co' }] })).body
+          .public_id,
+      );
     await t.api('PUT', `/documents/${ids[2]}`, { metadata: { v: 2 } });
     const journals = (await readdir(t.dataDir)).filter((f) => f.startsWith('journal-'));
     expect(journals).toHaveLength(1);
@@ -60,7 +65,7 @@ describe('store', () => {
     // Closed cleanly: data.json alone holds everything.
     const folded = JSON.parse(await readFile(join(copy, 'data.json'), 'utf8'));
     expect(folded.documents.map((d: { public_id: string }) => d.public_id)).toEqual(expect.arrayContaining(ids));
-    expect((await readdir(copy)).filter((f) => f.startsWith('journal-') && (statSync(join(copy, f)).size > 0))).toEqual([]);
+    expect((await readdir(copy)).filter((f) => f.startsWith('journal-') && statSync(join(copy, f)).size > 0)).toEqual([]);
   });
 
   it('refuses a second instance on the same data directory, and allows one after the first stops', async () => {
@@ -112,7 +117,9 @@ describe('store', () => {
     expect(aside).toHaveLength(1);
     expect(await readFile(join(dir, aside[0]), 'utf8')).toBe(content);
     // The service works on a fresh store, and writing it never touches the kept file.
-    expect((await t.api('POST', '/v2/test_helpers/documents', { title: 'fresh', recipients: [{ name: 'a', email: 'a@b.co' }] })).status).toBe(201);
+    expect(
+      (await t.api('POST', '/v2/test_helpers/documents', { title: 'fresh', recipients: [{ name: 'a', email: 'a@b.co' }] })).status,
+    ).toBe(201);
     expect(await readFile(join(dir, aside[0]), 'utf8')).toBe(content);
   });
 });

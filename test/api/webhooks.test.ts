@@ -35,25 +35,50 @@ describe('create', () => {
   it('accepts a given secret of 24 to 64 bytes and refuses others', async () => {
     const ok = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
     expect((await create({ url: 'https://a.example', type: 'all', secret_key: ok })).body.secret_key).toBe(ok);
-    expect((await create({ url: 'https://a.example', type: 'all', secret_key: `whsec_${Buffer.alloc(64, 1).toString('base64')}` })).status).toBe(201);
-    for (const bad of [`whsec_${Buffer.alloc(23).toString('base64')}`, `whsec_${Buffer.alloc(65).toString('base64')}`, 'whsec_not base64!!', Buffer.alloc(32).toString('base64'), 'whsec_', 42]) {
+    expect(
+      (await create({ url: 'https://a.example', type: 'all', secret_key: `whsec_${Buffer.alloc(64, 1).toString('base64')}` })).status,
+    ).toBe(201);
+    for (const bad of [
+      `whsec_${Buffer.alloc(23).toString('base64')}`,
+      `whsec_${Buffer.alloc(65).toString('base64')}`,
+      'whsec_not base64!!',
+      Buffer.alloc(32).toString('base64'),
+      'whsec_',
+      42,
+    ]) {
       const res = await create({ url: 'https://a.example', type: 'all', secret_key: bad });
       expect(res.status, String(bad)).toBe(422);
       expect(res.body.error.details.fields[0].field).toBe('secret_key');
     }
   });
   it('accepts https anywhere and http only for loopback hosts', async () => {
-    for (const url of ['https://example.com/x', 'http://localhost:4011/in/a', 'http://127.0.0.1/x', 'http://127.9.8.7:9/x', 'http://[::1]:8080/x']) {
+    for (const url of [
+      'https://example.com/x',
+      'http://localhost:4011/in/a',
+      'http://127.0.0.1/x',
+      'http://127.9.8.7:9/x',
+      'http://[::1]:8080/x',
+    ]) {
       expect((await create({ url, type: 'all' })).status, url).toBe(201);
     }
-    for (const url of ['http://example.com/x', 'http://10.0.0.1/x', 'ftp://example.com', 'example.com/x', '/relative', `https://e.com/${'a'.repeat(2048)}`, 'https://user:pw@example.com/', '']) {
+    for (const url of [
+      'http://example.com/x',
+      'http://10.0.0.1/x',
+      'ftp://example.com',
+      'example.com/x',
+      '/relative',
+      `https://e.com/${'a'.repeat(2048)}`,
+      'https://user:pw@example.com/',
+      '',
+    ]) {
       const res = await create({ url, type: 'all' });
       expect(res.status, url.slice(0, 40)).toBe(422);
       expect(res.body.error.details.fields[0].field).toBe('url');
     }
   });
   it('accepts all and every event type, and refuses anything else or missing fields', async () => {
-    for (const type of ['all', 'document.sent', 'document.reminded', 'webhook.test']) expect((await create({ url: 'https://a.example', type })).status).toBe(201);
+    for (const type of ['all', 'document.sent', 'document.reminded', 'webhook.test'])
+      expect((await create({ url: 'https://a.example', type })).status).toBe(201);
     const res = await create({});
     expect(res.status).toBe(422);
     expect(res.body.error.details.fields.map((f: { field: string }) => f.field).sort()).toEqual(['type', 'url']);
@@ -71,7 +96,8 @@ describe('list, paging and limits', () => {
 
   it('pages oldest first with limit and starting_after, and caps at 100 per company', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 100; i++) ids.push((await fresh.api('POST', '/v2/webhooks', { url: `https://h.example/${i}`, type: 'all' })).body.public_id);
+    for (let i = 0; i < 100; i++)
+      ids.push((await fresh.api('POST', '/v2/webhooks', { url: `https://h.example/${i}`, type: 'all' })).body.public_id);
     const over = await fresh.api('POST', '/v2/webhooks', { url: 'https://h.example/101', type: 'all' });
     expect(over.status).toBe(422);
     const first = await fresh.api('GET', '/v2/webhooks');

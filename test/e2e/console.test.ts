@@ -24,7 +24,13 @@ const dialogs: string[] = [];
 
 const api = (method: string, path: string, body?: unknown) => hl.api(method, path, body);
 
-async function makeDocument(title: string, recipients = [{ name: 'Ada Lovelace', email: 'ada@example.com' }, { name: 'Alan Turing', email: 'alan@example.com' }]) {
+async function makeDocument(
+  title: string,
+  recipients = [
+    { name: 'Ada Lovelace', email: 'ada@example.com' },
+    { name: 'Alan Turing', email: 'alan@example.com' },
+  ],
+) {
   const res = await api('POST', '/v2/test_helpers/documents', { title, recipients, metadata: { crm_id: 'A-1' } });
   expect(res.status).toBe(201);
   return res.body as { public_id: string; url: string; recipients: { public_id: string }[] };
@@ -98,7 +104,9 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })');
     expect(stored).not.toContain(secret.slice(6, 30));
     // Only the fingerprint remains.
-    const fingerprint = await page.evaluate<string>("Object.values(JSON.parse(localStorage.getItem('countersign.secret-fingerprints')))[0]");
+    const fingerprint = await page.evaluate<string>(
+      "Object.values(JSON.parse(localStorage.getItem('countersign.secret-fingerprints')))[0]",
+    );
     expect(fingerprint).toMatch(/^[0-9a-f]{8}$/);
     await page.getByText(fingerprint).waitFor();
     await screenshot(page, 'webhooks-list');
@@ -114,7 +122,11 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     await sink.waitFor(before + 1);
     const row = page.getByRole('button', { name: /^Attempts of document\.created/ });
     await row.waitFor({ timeout: 8000 });
-    await page.locator('.delivery').filter({ hasText: 'document.created' }).getByText(/succeeded · 200/).waitFor({ timeout: 8000 });
+    await page
+      .locator('.delivery')
+      .filter({ hasText: 'document.created' })
+      .getByText(/succeeded · 200/)
+      .waitFor({ timeout: 8000 });
     await row.click();
     await page.getByText('Attempt 1').waitFor();
     await page.getByText('HTTP 200').waitFor();
@@ -174,7 +186,9 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();
     await page.getByRole('cell', { name: 'Reminder', exact: true }).first().waitFor();
     // Only the recipient who has not signed is reminded.
-    const rows = await page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const rows = await page
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
     const reminded = rows.filter((cells) => cells[1] === 'Reminder').map((cells) => cells[2]);
     expect(reminded).toEqual(['Alan Turing <alan@example.com>']);
     await go('/notifications');
@@ -255,10 +269,15 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
       const doc = (await api('GET', '/v2/webhooks')).body.data[0];
       await dark.page.goto(`${hl.urls.app_url}/settings/webhooks/${doc.public_id}`);
       await dark.page.getByRole('heading', { name: 'Delivery log' }).waitFor();
-      await dark.page.getByRole('button', { name: /^Attempts of document\.created/ }).first().click();
+      await dark.page
+        .getByRole('button', { name: /^Attempts of document\.created/ })
+        .first()
+        .click();
       await dark.page.getByText('Attempt 1').first().waitFor();
       await screenshot(dark.page, 'dark-subscription');
-      const docs = await fetch(`${hl.urls.api_url}/console/api/documents?q=Follow-up`, { headers: { 'x-console-token': hl.urls.console_url.split('#token=')[1] } }).then((r) => r.json() as Promise<any>);
+      const docs = await fetch(`${hl.urls.api_url}/console/api/documents?q=Follow-up`, {
+        headers: { 'x-console-token': hl.urls.console_url.split('#token=')[1] },
+      }).then((r) => r.json() as Promise<any>);
       await dark.page.goto(docs.data[0].url);
       await dark.page.getByRole('heading', { name: 'Follow-up agreement' }).waitFor();
       await screenshot(dark.page, 'dark-document');

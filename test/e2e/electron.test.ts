@@ -19,7 +19,11 @@ import type { CountersignBridge } from '@shared/ipc-contract.js';
 import { electronBinary, hasDisplay, parseReadyLine, ROOT } from '../../scripts/start.mjs';
 
 const binary = electronBinary();
-const skipReason = !binary.path ? `Electron's binary is not available here (${binary.reason})` : !hasDisplay() ? 'no display (DISPLAY / WAYLAND_DISPLAY unset)' : '';
+const skipReason = !binary.path
+  ? `Electron's binary is not available here (${binary.reason})`
+  : !hasDisplay()
+    ? 'no display (DISPLAY / WAYLAND_DISPLAY unset)'
+    : '';
 if (skipReason) console.warn(`[e2e/electron] the Electron window test is SKIPPED: ${skipReason}.`);
 
 let dir: string;
@@ -34,11 +38,15 @@ describe('npm start without a window', () => {
   it('says why in one line, runs the headless console, prints where it is, and stops cleanly', async () => {
     const env: Record<string, string | undefined> = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
     if (binary.path) env.COUNTERSIGN_HEADLESS = '1';
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--port', '0', '--receiver-port', '0', '--data-dir', join(dir, 'headless-data')], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'scripts', 'start.mjs'), '--port', '0', '--receiver-port', '0', '--data-dir', join(dir, 'headless-data')],
+      {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -46,7 +54,8 @@ describe('npm start without a window', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
     const deadline = Date.now() + 50_000;
-    while (!/Countersign console: /.test(stderr) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    while (!/Countersign console: /.test(stderr) && Date.now() < deadline && child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 100));
     const ready = stdout.split('\n').map(parseReadyLine).find(Boolean);
     expect(ready, `stdout: ${stdout}\nstderr: ${stderr}`).toBeTruthy();
 
@@ -67,7 +76,9 @@ describe('npm start without a window', () => {
 
 describe.skipIf(Boolean(skipReason))(`the desktop app (Electron)${skipReason ? ` [skipped: ${skipReason}]` : ''}`, () => {
   it('shows the console, keeps the page away from Node, creates a subscription and follows document links', async () => {
-    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'ELECTRON_RUN_AS_NODE'));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'ELECTRON_RUN_AS_NODE'),
+    );
     const app = await electron.launch({
       executablePath: binary.path!,
       args: [ROOT, '--port', '0', '--receiver-port', '0'],
@@ -81,7 +92,13 @@ describe.skipIf(Boolean(skipReason))(`the desktop app (Electron)${skipReason ? `
       expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
       // The page's view of itself: no Node, no Electron, only the frozen bridge.
-      type Page = { countersign?: CountersignBridge; require?: unknown; process?: unknown; location: { href: string }; open(url: string): unknown };
+      type Page = {
+        countersign?: CountersignBridge;
+        require?: unknown;
+        process?: unknown;
+        location: { href: string };
+        open(url: string): unknown;
+      };
       expect(await page.evaluate(() => typeof (globalThis as unknown as Page).require)).toBe('undefined');
       expect(await page.evaluate(() => typeof (globalThis as unknown as Page).process)).toBe('undefined');
       expect(await page.evaluate(() => Object.keys((globalThis as unknown as Page).countersign ?? {}).sort())).toContain('appInfo');

@@ -43,7 +43,9 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
   beforeAll(async () => {
     hl = await startHeadless();
     inboxA = (await consoleApi('POST', '/inboxes', { name: 'Orders endpoint' })).body;
-    inboxB = (await consoleApi('POST', '/inboxes', { name: 'Replay target', response: { mode: 'fail_first_n', fail_first_n: 2, fail_status: 503 } })).body;
+    inboxB = (
+      await consoleApi('POST', '/inboxes', { name: 'Replay target', response: { mode: 'fail_first_n', fail_first_n: 2, fail_status: 503 } })
+    ).body;
     expect((await consoleApi('POST', `/inboxes/${inboxA.id}/subscribe`, { type: 'all' })).status).toBe(201);
     browser = await launchBrowser();
     ({ context, page, problems } = await newPage(browser, { origin: new URL(hl.urls.api_url).origin }));
@@ -201,7 +203,9 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     await page.screenshot({ path: 'test-results/screenshots/receiver-subscribed.png' });
     await sub.getByRole('button', { name: 'Done' }).click();
     const subs = await api('GET', '/v2/webhooks');
-    expect(subs.body.data.map((s: { url: string }) => s.url)).toContain(`${hl.urls.receiver_url}/in/${(await consoleApi('GET', '/inboxes')).body.data.find((i: { name: string }) => i.name === 'Real service').id}`);
+    expect(subs.body.data.map((s: { url: string }) => s.url)).toContain(
+      `${hl.urls.receiver_url}/in/${(await consoleApi('GET', '/inboxes')).body.data.find((i: { name: string }) => i.name === 'Real service').id}`,
+    );
     expect(problems.errors).toEqual([]);
     expect(problems.consoleErrors).toEqual([]);
   });
@@ -210,7 +214,11 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     const dark = await newPage(browser, { colorScheme: 'dark' });
     try {
       await dark.page.goto(hl.urls.console_url.replace('/app/#', '/app/inspector#'));
-      await dark.page.getByRole('listbox', { name: /newest first/ }).getByRole('option').first().click();
+      await dark.page
+        .getByRole('listbox', { name: /newest first/ })
+        .getByRole('option')
+        .first()
+        .click();
       await dark.page.locator('.detail-title').waitFor();
       await screenshot(dark.page, 'inspector-dark');
       await dark.page.goto(`${hl.urls.app_url}/receiver`);
@@ -225,7 +233,10 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
 
   it('exports one file without secrets (a browser download) and imports it back', async () => {
     await go('/inspector');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^countersign-export-.*\.json$/);
     const path = await download.path();
     const { readFile } = await import('node:fs/promises');
@@ -236,16 +247,32 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     expect(text).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'); // the pasted secret
     await page.locator('input[type="file"]').setInputFiles(path);
     // Everything in it is already here: nothing is added twice.
-    await page.getByText(/^Imported 0 deliveries, 0 events, 0 captures, 0 inboxes( \(\d+ entries skipped: already here, or unreadable\))?\. Anything already here was left alone\.$/).waitFor();
+    await page
+      .getByText(
+        /^Imported 0 deliveries, 0 events, 0 captures, 0 inboxes( \(\d+ entries skipped: already here, or unreadable\))?\. Anything already here was left alone\.$/,
+      )
+      .waitFor();
   });
 
   it('stays smooth with 10,000 rows: only a window is in the page', async () => {
     const created = Date.now() - 3600_000;
     const deliveries = Array.from({ length: 10_000 }, (_, n) => ({
       delivery: {
-        id: `msg_bulk${String(n).padStart(5, '0')}`, event_id: 'evt_bulk', event_type: n % 3 ? 'document.viewed' : 'document.completed', subscription_id: 'wh_bulk', company_id: 'x',
-        document_id: `doc_bulk${n % 50}`, url: 'https://example.com/hooks', status: n % 7 ? 'succeeded' : 'failed', attempts: 1, created_at: new Date(created + n * 100).toISOString(),
-        last_attempt_at: new Date(created + n * 100).toISOString(), last_status_code: n % 7 ? 200 : 500, last_error: null, last_duration_ms: 20 + (n % 40), next_attempt_at: null,
+        id: `msg_bulk${String(n).padStart(5, '0')}`,
+        event_id: 'evt_bulk',
+        event_type: n % 3 ? 'document.viewed' : 'document.completed',
+        subscription_id: 'wh_bulk',
+        company_id: 'x',
+        document_id: `doc_bulk${n % 50}`,
+        url: 'https://example.com/hooks',
+        status: n % 7 ? 'succeeded' : 'failed',
+        attempts: 1,
+        created_at: new Date(created + n * 100).toISOString(),
+        last_attempt_at: new Date(created + n * 100).toISOString(),
+        last_status_code: n % 7 ? 200 : 500,
+        last_error: null,
+        last_duration_ms: 20 + (n % 40),
+        next_attempt_at: null,
       },
       attempts: [],
     }));
@@ -293,7 +320,9 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     })`)) as number[];
     frames.sort((a, b) => a - b);
     const p95 = frames[Math.floor(frames.length * 0.95)];
-    console.log(`[inspector] 10,000 rows: all pages loaded in ${loadMs} ms; ${inDom} rows in the DOM; scroll frame p50 ${frames[Math.floor(frames.length / 2)].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
+    console.log(
+      `[inspector] 10,000 rows: all pages loaded in ${loadMs} ms; ${inDom} rows in the DOM; scroll frame p50 ${frames[Math.floor(frames.length / 2)].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`,
+    );
     // Smooth is ~17-40 ms here; the bound leaves room for a busy CI machine without letting a non-virtualised list pass.
     expect(p95).toBeLessThan(250);
     // Keyboard: End selects the last row, which is rendered and says its position.

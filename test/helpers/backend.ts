@@ -30,7 +30,10 @@ export async function makeDataDir(): Promise<string> {
 
 export async function startTestBackend(overrides: Partial<BackendConfig> = {}, dataDir?: string): Promise<TestBackend> {
   const dir = dataDir ?? (await makeDataDir());
-  const backend = createBackend(testConfig(dir, { adminKey: ADMIN_KEY, retrySchedule: [0.05, 0.1], deliveryTimeoutMs: 2000, ...overrides }), { tunnelAutostart: false });
+  const backend = createBackend(
+    testConfig(dir, { adminKey: ADMIN_KEY, retrySchedule: [0.05, 0.1], deliveryTimeoutMs: 2000, ...overrides }),
+    { tunnelAutostart: false },
+  );
   const urls = await backend.start();
   let stopped = false;
   const stop = async () => {

@@ -8,7 +8,15 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = resolve('test-results/screenshots');
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM);
@@ -27,7 +35,10 @@ export interface PageProblems {
 }
 
 /** A fresh context and page; records page errors and console errors (CSP violations appear there). */
-export async function newPage(browser: Browser, opts: { colorScheme?: 'light' | 'dark'; origin?: string } = {}): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+export async function newPage(
+  browser: Browser,
+  opts: { colorScheme?: 'light' | 'dark'; origin?: string } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
   if (opts.origin) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: opts.origin });
   const page = await context.newPage();

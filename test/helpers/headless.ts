@@ -28,13 +28,19 @@ export interface Headless {
   stop: () => Promise<number | null>;
 }
 
-export async function startHeadless(opts: { dataDir?: string; env?: Record<string, string>; args?: string[]; keepData?: boolean } = {}): Promise<Headless> {
+export async function startHeadless(
+  opts: { dataDir?: string; env?: Record<string, string>; args?: string[]; keepData?: boolean } = {},
+): Promise<Headless> {
   if (!existsSync(HEADLESS_ENTRY)) throw new Error('out/main/headless.js is missing: run `npm run build` first');
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'countersign-headless-')));
-  const child = spawn(process.execPath, [HEADLESS_ENTRY, '--port', '0', '--receiver-port', '0', '--data-dir', dataDir, ...(opts.args ?? [])], {
-    env: { ...process.env, COUNTERSIGN_ADMIN_KEY: HEADLESS_ADMIN_KEY, COUNTERSIGN_RETRY_SCHEDULE: '0.2,0.5', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [HEADLESS_ENTRY, '--port', '0', '--receiver-port', '0', '--data-dir', dataDir, ...(opts.args ?? [])],
+    {
+      env: { ...process.env, COUNTERSIGN_ADMIN_KEY: HEADLESS_ADMIN_KEY, COUNTERSIGN_RETRY_SCHEDULE: '0.2,0.5', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr!.on('data', (c) => (err += c));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -9,7 +9,14 @@ export interface ApiResponse {
   text: string;
 }
 
-export async function callApi(base: string, method: string, path: string, body?: unknown, key: string | null = null, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export async function callApi(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  key: string | null = null,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   const h: Record<string, string> = { ...headers };
   if (key) h['x-api-key'] = key;
   let payload: string | undefined;
@@ -30,5 +37,6 @@ export async function callApi(base: string, method: string, path: string, body?:
 
 /** Calls the console API (/console/api…) with the console's per-run token. */
 export function consoleCaller(base: string, token: string) {
-  return (method: string, path: string, body?: unknown): Promise<ApiResponse> => callApi(base, method, `/console/api${path}`, body, null, { 'x-console-token': token });
+  return (method: string, path: string, body?: unknown): Promise<ApiResponse> =>
+    callApi(base, method, `/console/api${path}`, body, null, { 'x-console-token': token });
 }

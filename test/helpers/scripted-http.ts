@@ -17,7 +17,9 @@ export interface ScriptedServer {
 }
 
 /** `handle(n, res, headers)` is called for the n-th request (1-based). */
-export async function startScriptedServer(handle: (n: number, res: ScriptedResponse, headers: Record<string, string | string[] | undefined>) => void): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  handle: (n: number, res: ScriptedResponse, headers: Record<string, string | string[] | undefined>) => void,
+): Promise<ScriptedServer> {
   let n = 0;
   const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {

@@ -10,9 +10,23 @@ describe('keysForChange', () => {
   });
 
   it('sends a delivery to its subscription log and to its document timeline', () => {
-    const keys = keysForChange({ kind: 'delivery', company_id: 'co', id: 'msg_1', subscription_id: 'wh_1', status: 'succeeded', document_id: 'doc_9' });
+    const keys = keysForChange({
+      kind: 'delivery',
+      company_id: 'co',
+      id: 'msg_1',
+      subscription_id: 'wh_1',
+      status: 'succeeded',
+      document_id: 'doc_9',
+    });
     expect(keys).toEqual([qk.webhooks.deliveries('wh_1'), qk.documents.timeline('doc_9')]);
-    const test = keysForChange({ kind: 'delivery', company_id: 'co', id: 'msg_2', subscription_id: 'wh_1', status: 'pending', document_id: null });
+    const test = keysForChange({
+      kind: 'delivery',
+      company_id: 'co',
+      id: 'msg_2',
+      subscription_id: 'wh_1',
+      status: 'pending',
+      document_id: null,
+    });
     expect(test).toEqual([qk.webhooks.deliveries('wh_1')]);
   });
 
@@ -26,7 +40,13 @@ describe('keysForChange', () => {
 
 describe('dedupeKeys', () => {
   it('drops duplicates and keys already covered by a shorter prefix', () => {
-    const keys = dedupeKeys([qk.documents.timeline('d1'), qk.documents.detail('d1'), qk.documents.detail('d1'), qk.documents.timeline('d2'), qk.documents.lists()]);
+    const keys = dedupeKeys([
+      qk.documents.timeline('d1'),
+      qk.documents.detail('d1'),
+      qk.documents.detail('d1'),
+      qk.documents.timeline('d2'),
+      qk.documents.lists(),
+    ]);
     expect(keys).toEqual([qk.documents.detail('d1'), qk.documents.timeline('d2'), qk.documents.lists()]);
   });
 });

@@ -67,7 +67,9 @@ describe('Document page', () => {
     await user.click(screen.getByRole('button', { name: 'Send reminder' }));
     expect(await screen.findByText(/Reminder sent to 2 recipients/)).toBeTruthy();
 
-    const outbox = await tb.api('GET', `/console/api/notifications?document_id=${doc.public_id}`, undefined, null, { 'x-console-token': 'renderer-test-console-token' });
+    const outbox = await tb.api('GET', `/console/api/notifications?document_id=${doc.public_id}`, undefined, null, {
+      'x-console-token': 'renderer-test-console-token',
+    });
     expect(outbox.body.data.map((n: { kind: string }) => n.kind)).toContain('reminder');
   });
 
@@ -107,7 +109,11 @@ describe('Webhooks', () => {
     const url = await screen.findByLabelText('Endpoint URL');
     expect(screen.getByLabelText('Subscription type')).toBeTruthy();
     // Every event type of the contract (one list, shared with the backend), after 'all'.
-    expect(within(screen.getByLabelText('Subscription type')).getAllByRole('option').map((o) => o.textContent)).toEqual(['all', ...EVENT_TYPES]);
+    expect(
+      within(screen.getByLabelText('Subscription type'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['all', ...EVENT_TYPES]);
 
     await user.type(url, 'http://example.com/hook');
     await user.click(screen.getByRole('button', { name: 'Create subscription' }));

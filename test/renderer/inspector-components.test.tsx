@@ -21,7 +21,8 @@ import { BodyView } from '../../src-renderer/screens/inspector/BodyView.js';
 
 afterEach(() => cleanup());
 
-const withClient = (ui: React.ReactElement) => render(<QueryClientProvider client={createQueryClient({ retry: false })}>{ui}</QueryClientProvider>);
+const withClient = (ui: React.ReactElement) =>
+  render(<QueryClientProvider client={createQueryClient({ retry: false })}>{ui}</QueryClientProvider>);
 
 describe('filter bar', () => {
   const options = { subscriptions: [{ id: 'wh_1', label: 'Orders · all' }], inboxes: [{ id: 'inb_1', name: 'Orders' }] };
@@ -124,11 +125,26 @@ describe('windowed list', () => {
 describe('sent and received', () => {
   it('compares headers by name, and keeps what the transport adds apart', () => {
     const rows = headerDiff(
-      [['Content-Type', 'application/json'], ['webhook-signature', 'v1,AAA'], ['x-gone', '1']],
-      [['content-type', 'application/json'], ['Webhook-Signature', 'v1,BBB'], ['host', '127.0.0.1:1'], ['x-added', '2']],
+      [
+        ['Content-Type', 'application/json'],
+        ['webhook-signature', 'v1,AAA'],
+        ['x-gone', '1'],
+      ],
+      [
+        ['content-type', 'application/json'],
+        ['Webhook-Signature', 'v1,BBB'],
+        ['host', '127.0.0.1:1'],
+        ['x-added', '2'],
+      ],
     );
     const state = Object.fromEntries(rows.map((r) => [r.name.toLowerCase(), r.state]));
-    expect(state).toEqual({ 'content-type': 'same', 'webhook-signature': 'changed', 'x-gone': 'removed', 'x-added': 'added', host: 'transport' });
+    expect(state).toEqual({
+      'content-type': 'same',
+      'webhook-signature': 'changed',
+      'x-gone': 'removed',
+      'x-added': 'added',
+      host: 'transport',
+    });
     expect(rows[0].state).toBe('changed'); // differences first
   });
 
@@ -136,8 +152,14 @@ describe('sent and received', () => {
     const sent = '{"id":"evt_1","data":{"title":"Lease","n":1}}';
     const d = bodyDiff(sent, '{"id":"evt_1","data":{"title":"Lease (edited)","n":1}}');
     expect(d).toMatchObject({ identical: false, sameJson: false, basis: 'json', changes: 1 });
-    expect(d.lines.filter((l) => l.op === 'changed')).toEqual([{ op: 'changed', left: '    "title": "Lease",', right: '    "title": "Lease (edited)",' }]);
-    expect(bodyDiff(sent, '{ "id": "evt_1", "data": {"title": "Lease", "n": 1} }')).toMatchObject({ identical: false, sameJson: true, changes: 0 });
+    expect(d.lines.filter((l) => l.op === 'changed')).toEqual([
+      { op: 'changed', left: '    "title": "Lease",', right: '    "title": "Lease (edited)",' },
+    ]);
+    expect(bodyDiff(sent, '{ "id": "evt_1", "data": {"title": "Lease", "n": 1} }')).toMatchObject({
+      identical: false,
+      sameJson: true,
+      changes: 0,
+    });
     expect(bodyDiff(sent, sent)).toMatchObject({ identical: true, changes: 0 });
     expect(lineDiff(['a', 'b', 'c'], ['a', 'c', 'd']).map((l) => l.op)).toEqual(['same', 'removed', 'same', 'added']);
   });
@@ -148,12 +170,40 @@ describe('sent and received', () => {
     inbox: { id: 'inb_1', name: 'Orders' },
     match: 'exact',
     note: null,
-    sent: { attempt: 1, at: '2026-01-01T00:00:00Z', method: 'POST', url: 'http://127.0.0.1:1/in/inb_1', headers: [['webhook-id', 'msg_1'], ['webhook-signature', 'v1,AAA']], body: '{"title":"Lease"}' },
-    received: { at: '2026-01-01T00:00:00Z', method: 'POST', path: '/in/inb_1', headers: receivedHeaders, body_text: receivedBody, body_base64: null, body_encoding: 'utf8', size: receivedBody.length, body_truncated: false },
+    sent: {
+      attempt: 1,
+      at: '2026-01-01T00:00:00Z',
+      method: 'POST',
+      url: 'http://127.0.0.1:1/in/inb_1',
+      headers: [
+        ['webhook-id', 'msg_1'],
+        ['webhook-signature', 'v1,AAA'],
+      ],
+      body: '{"title":"Lease"}',
+    },
+    received: {
+      at: '2026-01-01T00:00:00Z',
+      method: 'POST',
+      path: '/in/inb_1',
+      headers: receivedHeaders,
+      body_text: receivedBody,
+      body_base64: null,
+      body_encoding: 'utf8',
+      size: receivedBody.length,
+      body_truncated: false,
+    },
   });
 
   it('marks each difference in words as well as colour', () => {
-    const { container } = render(<CompareView pair={pair('{"title":"Lease <b>x</b>"}', [['webhook-id', 'msg_1'], ['webhook-signature', 'v1,BBB'], ['host', 'h']])} />);
+    const { container } = render(
+      <CompareView
+        pair={pair('{"title":"Lease <b>x</b>"}', [
+          ['webhook-id', 'msg_1'],
+          ['webhook-signature', 'v1,BBB'],
+          ['host', 'h'],
+        ])}
+      />,
+    );
     expect(screen.getByRole('status').textContent).toMatch(/^Differences: 1 header difference · body differs \(1 line\)/);
     const changedHeader = container.querySelector('tr.hdr-changed')!;
     expect(within(changedHeader as HTMLElement).getByText('changed')).toBeTruthy();
@@ -169,7 +219,10 @@ describe('sent and received', () => {
     const fields = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, i]));
     const sentBody = JSON.stringify(fields);
     const receivedBody = JSON.stringify({ ...fields, f15: 'changed' });
-    const p = pair(receivedBody, [['webhook-id', 'msg_1'], ['webhook-signature', 'v1,AAA']]);
+    const p = pair(receivedBody, [
+      ['webhook-id', 'msg_1'],
+      ['webhook-signature', 'v1,AAA'],
+    ]);
     const user = userEvent.setup();
     const { container } = render(<CompareView pair={{ ...p, sent: { ...p.sent!, body: sentBody } }} />);
     const folds = screen.getAllByRole('button', { name: /unchanged lines/ });
@@ -183,7 +236,15 @@ describe('sent and received', () => {
   });
 
   it('says plainly when nothing differs, and when the sent request is not known yet', () => {
-    render(<CompareView pair={pair('{"title":"Lease"}', [['webhook-id', 'msg_1'], ['webhook-signature', 'v1,AAA'], ['content-length', '17']])} />);
+    render(
+      <CompareView
+        pair={pair('{"title":"Lease"}', [
+          ['webhook-id', 'msg_1'],
+          ['webhook-signature', 'v1,AAA'],
+          ['content-length', '17'],
+        ])}
+      />,
+    );
     expect(screen.getByRole('status').textContent).toBe('No difference: headers the same · body identical, byte for byte');
     cleanup();
     render(<CompareView pair={{ ...pair('{}', []), sent: null, match: 'none', note: 'Not in the log yet.' }} />);
@@ -192,7 +253,15 @@ describe('sent and received', () => {
 });
 
 describe('verdict in words', () => {
-  const verdict = (reason: Verdict['reason'], extra: Partial<Verdict> = {}): Verdict => ({ reason, message: `receiver says ${reason}`, secret_source: 'linked', subscription_id: 'wh_1', secret_fingerprint: 'ab12cd34', timestamp_age_s: 400, ...extra });
+  const verdict = (reason: Verdict['reason'], extra: Partial<Verdict> = {}): Verdict => ({
+    reason,
+    message: `receiver says ${reason}`,
+    secret_source: 'linked',
+    subscription_id: 'wh_1',
+    secret_fingerprint: 'ab12cd34',
+    timestamp_age_s: 400,
+    ...extra,
+  });
 
   it('has a title and an explanation for every reason the receiver gives', () => {
     for (const reason of VERDICT_REASONS) {
@@ -214,7 +283,9 @@ describe('verdict in words', () => {
   });
 
   it('tells a stale timestamp, a missing secret and an unchecked body apart', () => {
-    withClient(<VerdictPanel verdict={verdict('timestamp_outside_tolerance', { timestamp_age_s: -900 })} duplicate={false} attemptForId={1} />);
+    withClient(
+      <VerdictPanel verdict={verdict('timestamp_outside_tolerance', { timestamp_age_s: -900 })} duplicate={false} attemptForId={1} />,
+    );
     expect(screen.getByRole('region').textContent).toContain('timestamp outside the 5-minute tolerance');
     expect(screen.getByRole('region').textContent).toContain('15 min after arrival (in the future)');
     expect(screen.getByRole('region').textContent).not.toContain('duplicate');

@@ -12,7 +12,8 @@ import type { FeedPage, InspectorRow } from '@shared/inspector-types.js';
 import { CONSOLE_TOKEN, makeDocument, renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
 
 let tb: TestBackend;
-const consoleApi = (method: string, path: string, body?: unknown) => tb.api(method, `/console/api${path}`, body, null, { 'x-console-token': CONSOLE_TOKEN });
+const consoleApi = (method: string, path: string, body?: unknown) =>
+  tb.api(method, `/console/api${path}`, body, null, { 'x-console-token': CONSOLE_TOKEN });
 
 beforeAll(async () => {
   tb = await startConsoleBackend();
@@ -56,7 +57,9 @@ describe('inspector screen', () => {
     await screen.findByRole('heading', { name: 'Documents', level: 1 });
     await makeDocument(tb, 'Made while away');
     // Wait for its delivery to exist before coming back.
-    await waitFor(async () => expect((await consoleApi('GET', '/inspector/feed?kind=delivery')).body.data.length).toBe(before + 1), { timeout: 8000 });
+    await waitFor(async () => expect((await consoleApi('GET', '/inspector/feed?kind=delivery')).body.data.length).toBe(before + 1), {
+      timeout: 8000,
+    });
     act(() => navigate(href('/inspector', { kind: 'delivery' })));
     await waitFor(() => expect(within(list()).getAllByRole('option')).toHaveLength(before + 1));
   });
@@ -96,7 +99,11 @@ describe('receiver screen', () => {
     const made = await screen.findByRole('listitem', { name: 'Inbox Flaky' });
     expect(within(made).getByText('fail the first 2 attempts of each webhook-id with 500, then 200')).toBeTruthy();
     const inboxes = (await consoleApi('GET', '/inboxes')).body.data;
-    expect(inboxes.find((i: { name: string }) => i.name === 'Flaky').response).toEqual({ mode: 'fail_first_n', fail_first_n: 2, fail_status: 500 });
+    expect(inboxes.find((i: { name: string }) => i.name === 'Flaky').response).toEqual({
+      mode: 'fail_first_n',
+      fail_first_n: 2,
+      fail_status: 500,
+    });
   });
 });
 
@@ -122,12 +129,19 @@ describe('tunnel panel', () => {
 describe('live merge', () => {
   const row = (ref: string, at: string, extra: Partial<InspectorRow> = {}): InspectorRow =>
     ({ ref, kind: ref.startsWith('c:') ? 'capture' : 'delivery', id: ref.slice(2), at, outcome: 'pending', ...extra }) as InspectorRow;
-  const feed = (...pages: InspectorRow[][]): InfiniteData<FeedPage, string | null> => ({ pages: pages.map((data) => ({ data, next_cursor: null })), pageParams: pages.map(() => null) });
+  const feed = (...pages: InspectorRow[][]): InfiniteData<FeedPage, string | null> => ({
+    pages: pages.map((data) => ({ data, next_cursor: null })),
+    pageParams: pages.map(() => null),
+  });
 
   it('replaces known rows where they stand, puts new ones in time order, drops gone ones', () => {
     const before = feed([row('d:b', '2026-01-01T00:00:02Z'), row('d:a', '2026-01-01T00:00:01Z')], [row('d:old', '2025-12-31T00:00:00Z')]);
     const after = mergeRows(before, {
-      data: [row('d:old', '2025-12-31T00:00:00Z', { outcome: 'succeeded' }), row('c:new', '2026-01-01T00:00:03Z'), row('d:mid', '2026-01-01T00:00:01.500Z')],
+      data: [
+        row('d:old', '2025-12-31T00:00:00Z', { outcome: 'succeeded' }),
+        row('c:new', '2026-01-01T00:00:03Z'),
+        row('d:mid', '2026-01-01T00:00:01.500Z'),
+      ],
       gone: ['d:a'],
     })!;
     expect(after.pages[0].data.map((r) => r.ref)).toEqual(['c:new', 'd:b', 'd:mid']);

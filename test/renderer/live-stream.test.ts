@@ -16,7 +16,9 @@ let server: { origin: string; close(): Promise<void> } | undefined;
 
 async function serve(handler: Handler): Promise<string> {
   const { startScriptedServer } = await loadNodeHelper<{
-    startScriptedServer: (h: (n: number, res: ScriptedResponse, headers: Record<string, unknown>) => void) => Promise<{ origin: string; close(): Promise<void> }>;
+    startScriptedServer: (
+      h: (n: number, res: ScriptedResponse, headers: Record<string, unknown>) => void,
+    ) => Promise<{ origin: string; close(): Promise<void> }>;
   }>('scripted-http.ts');
   server = await startScriptedServer((n, res, headers) => handler(n, res, headers['x-console-token'] as string | undefined));
   return `${server.origin}/console/api/stream`;
@@ -54,7 +56,13 @@ describe('LiveStream', () => {
     const changes: Change[] = [];
     const states: LiveState[] = [];
     let refreshes = 0;
-    const live = new LiveStream({ url, token: () => 'tok', onChange: (c) => changes.push(c), onReconnected: () => refreshes++, onState: (s) => states.push(s) });
+    const live = new LiveStream({
+      url,
+      token: () => 'tok',
+      onChange: (c) => changes.push(c),
+      onReconnected: () => refreshes++,
+      onState: (s) => states.push(s),
+    });
     live.start();
     await until(() => refreshes === 1);
     expect(changes).toEqual([{ kind: 'document', company_id: 'co', id: 'doc_1' }]);
@@ -72,7 +80,13 @@ describe('LiveStream', () => {
       res.end('{"error":{"code":"unauthorized","message":"no"}}');
     });
     const states: LiveState[] = [];
-    const live = new LiveStream({ url, token: () => 'old', onChange: () => undefined, onReconnected: () => undefined, onState: (s) => states.push(s) });
+    const live = new LiveStream({
+      url,
+      token: () => 'old',
+      onChange: () => undefined,
+      onReconnected: () => undefined,
+      onState: (s) => states.push(s),
+    });
     live.start();
     await until(() => live.current === 'unauthorized');
     await new Promise((r) => setTimeout(r, 200));
@@ -87,7 +101,13 @@ describe('LiveStream', () => {
       sse(res);
       res.write('retry: 20\n\nevent: ready\ndata: {}\n\n'); // then nothing, not even heartbeats
     });
-    const live = new LiveStream({ url, token: () => 't', onChange: () => undefined, onReconnected: () => undefined, silenceTimeoutMs: 150 });
+    const live = new LiveStream({
+      url,
+      token: () => 't',
+      onChange: () => undefined,
+      onReconnected: () => undefined,
+      silenceTimeoutMs: 150,
+    });
     live.start();
     await until(() => count >= 2);
     live.stop();

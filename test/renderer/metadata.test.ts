@@ -16,7 +16,10 @@ describe('checkMetadata', () => {
     expect(checkMetadata('null')).toMatchObject({ ok: false });
     const many = JSON.stringify(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])));
     expect(checkMetadata(many)).toMatchObject({ ok: false, message: expect.stringContaining('51') });
-    expect(checkMetadata(JSON.stringify({ ['x'.repeat(41)]: 1 }))).toMatchObject({ ok: false, message: expect.stringContaining('40 characters') });
+    expect(checkMetadata(JSON.stringify({ ['x'.repeat(41)]: 1 }))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('40 characters'),
+    });
     expect(checkMetadata(JSON.stringify({ ['x'.repeat(40)]: 1 })).ok).toBe(true);
   });
 });

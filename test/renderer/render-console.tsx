@@ -14,12 +14,20 @@ export const CONSOLE_TOKEN = 'renderer-test-console-token';
 /** What these tests use of test/helpers/backend.ts's TestBackend. */
 export interface TestBackend {
   urls: { api_url: string };
-  api: (method: string, path: string, body?: unknown, key?: string | null, headers?: Record<string, string>) => Promise<{ status: number; body: any; text: string }>;
+  api: (
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string | null,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; body: any; text: string }>;
   destroy: () => Promise<void>;
 }
 
 export async function startConsoleBackend(): Promise<TestBackend> {
-  const { startTestBackend } = await loadNodeHelper<{ startTestBackend: (o: { consoleToken: string }) => Promise<TestBackend> }>('backend.ts');
+  const { startTestBackend } = await loadNodeHelper<{ startTestBackend: (o: { consoleToken: string }) => Promise<TestBackend> }>(
+    'backend.ts',
+  );
   const tb = await startTestBackend({ consoleToken: CONSOLE_TOKEN });
   configureClient({ base: tb.urls.api_url, consoleToken: CONSOLE_TOKEN, apiKey: null });
   return tb;

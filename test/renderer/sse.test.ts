@@ -13,7 +13,9 @@ function parseAll(chunks: string[]) {
 
 describe('SSE parser', () => {
   it('reads events, data, ids and the retry hint; skips comments', () => {
-    const { messages, retries } = parseAll(['retry: 2000\n: connected\n\nevent: ready\ndata: {}\n\nid: 7\nevent: change\ndata: {"kind":"document"}\n\n']);
+    const { messages, retries } = parseAll([
+      'retry: 2000\n: connected\n\nevent: ready\ndata: {}\n\nid: 7\nevent: change\ndata: {"kind":"document"}\n\n',
+    ]);
     expect(retries).toEqual([2000]);
     expect(messages).toEqual([
       { event: 'ready', data: '{}' },

@@ -75,7 +75,9 @@ export function consoleGuard({ token, port }: GuardOptions): RequestHandler {
       return next(new ApiError('forbidden', 'Requests from other sites are refused.'));
     }
     if (!tokenMatches(token, presentedToken(req))) {
-      return next(new ApiError('unauthorized', 'The console token is missing or wrong. Open the console from the console_url printed at start.'));
+      return next(
+        new ApiError('unauthorized', 'The console token is missing or wrong. Open the console from the console_url printed at start.'),
+      );
     }
     next();
   };

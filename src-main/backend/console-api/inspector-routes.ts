@@ -35,7 +35,12 @@ const listOf = (max: number) =>
   z
     .string()
     .max(max * 80)
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().max(200)).max(max));
 const rowsQuery = filterSchema.extend({ refs: listOf(500).optional(), event_ids: listOf(100).optional() });
 

@@ -91,7 +91,15 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     receiverConsoleRoutes({ receiver: deps.receiver, tunnel: deps.tunnel, store: deps.store, domain, history: deps.history }),
   );
   // The live delivery inspector (inspector-routes.ts): merged deliveries and captures.
-  app.use(`${CONSOLE_API_PREFIX}/inspector`, inspectorRoutes({ history: deps.history, receiver: deps.receiver, store: deps.store, companyId: async () => (await session.get()).session.company_id }));
+  app.use(
+    `${CONSOLE_API_PREFIX}/inspector`,
+    inspectorRoutes({
+      history: deps.history,
+      receiver: deps.receiver,
+      store: deps.store,
+      companyId: async () => (await session.get()).session.company_id,
+    }),
+  );
   // Nothing under the console prefix falls through to the service API.
   app.use(CONSOLE_API_PREFIX, (_req, _res, next) => next(notFound('console API route')));
   app.use(CONSOLE_API_PREFIX, consoleErrorHandler);

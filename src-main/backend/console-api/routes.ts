@@ -99,12 +99,18 @@ export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status
     let start = 0;
     if (q.starting_after) {
       start = all.findIndex((n) => n.id === q.starting_after) + 1;
-      if (start === 0) throw new ApiError('validation_error', 'starting_after: is not a notification of this company', { fields: [{ field: 'starting_after', message: 'is not a notification of this company' }] });
+      if (start === 0)
+        throw new ApiError('validation_error', 'starting_after: is not a notification of this company', {
+          fields: [{ field: 'starting_after', message: 'is not a notification of this company' }],
+        });
     }
     const page = all.slice(start, start + q.limit);
     // The title as it is now, so the outbox reads as "who got what about which document".
     const title = (id: string) => store.documents.get(id)?.title ?? null;
-    res.json({ data: page.map(({ company_id: _c, ...n }): Notification => ({ ...n, document_title: title(n.document_id) })), has_more: start + q.limit < all.length });
+    res.json({
+      data: page.map(({ company_id: _c, ...n }): Notification => ({ ...n, document_title: title(n.document_id) })),
+      has_more: start + q.limit < all.length,
+    });
   });
 
   r.get('/stream', async (req, res) => {

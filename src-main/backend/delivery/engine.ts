@@ -134,12 +134,15 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       compactTimer.unref();
     }
     if (!writeTimer) {
-      writeTimer = setTimeout(() => {
-        writeTimer = null;
-        if (finalized) return;
-        tables.compact();
-        store.commitChangesSoon();
-      }, Math.min(WRITE_MAX_MS, WRITE_MIN_MS + store.data.pending_deliveries.length / 20));
+      writeTimer = setTimeout(
+        () => {
+          writeTimer = null;
+          if (finalized) return;
+          tables.compact();
+          store.commitChangesSoon();
+        },
+        Math.min(WRITE_MAX_MS, WRITE_MIN_MS + store.data.pending_deliveries.length / 20),
+      );
       writeTimer.unref();
     }
   }
@@ -151,7 +154,14 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   }
 
   function emit(row: PendingDelivery, status: DeliveryStatus): void {
-    bus.emit({ kind: 'delivery', company_id: row.company_id, id: row.id, subscription_id: row.subscription_id, status, document_id: row.document_id });
+    bus.emit({
+      kind: 'delivery',
+      company_id: row.company_id,
+      id: row.id,
+      subscription_id: row.subscription_id,
+      status,
+      document_id: row.document_id,
+    });
   }
 
   function markCancelled(row: PendingDelivery): void {
@@ -205,7 +215,9 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     const row = job.row;
     const attempt = row.attempts + 1;
     const cancelled = job.cancelled || (!job.detached && !sched.owns(job));
-    const outcome = result.response ? { kind: 'response' as const, status: result.response.status } : { kind: 'error' as const, message: result.error ?? '' };
+    const outcome = result.response
+      ? { kind: 'response' as const, status: result.response.status }
+      : { kind: 'error' as const, message: result.error ?? '' };
     let decision = decideAfterAttempt(attempt, outcome, config.retrySchedule);
     const succeeded = decision.kind === 'succeeded';
     if (job.again && !cancelled) decision = { kind: 'retry', delayMs: 0 };

@@ -111,7 +111,11 @@ class Attempt implements Dispatcher.DispatchHandler {
   private respond(truncated: boolean): void {
     const c = this.chunks;
     const text = c.length === 0 ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
-    this.finish({ durationMs: this.elapsed(), response: { status: this.status, headers: this.headers, body: text, truncated }, error: null });
+    this.finish({
+      durationMs: this.elapsed(),
+      response: { status: this.status, headers: this.headers, body: text, truncated },
+      error: null,
+    });
   }
 
   private finish(result: SendResult): void {

@@ -116,7 +116,11 @@ export interface VerifyInput {
 
 export type VerifyResult =
   | { ok: true; timestamp: number }
-  | { ok: false; reason: 'missing_headers' | 'invalid_timestamp' | 'timestamp_too_old' | 'timestamp_too_new' | 'no_matching_signature' | 'invalid_secret' };
+  | {
+      ok: false;
+      reason:
+        'missing_headers' | 'invalid_timestamp' | 'timestamp_too_old' | 'timestamp_too_new' | 'no_matching_signature' | 'invalid_secret';
+    };
 
 /** Checks a delivery the way the Standard Webhooks libraries do, without throwing. */
 export function verifySignature(input: VerifyInput): VerifyResult {

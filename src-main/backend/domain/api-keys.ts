@@ -45,7 +45,16 @@ function mintKey(ctx: DomainContext, company: Company, role: Role, label: string
   const user = { id: newId('usr'), company_id: company.id, role, name: label, created_at };
   ctx.store.data.users.push(user);
   ctx.store.put('users', user);
-  const rec: ApiKeyRecord = { id: newId('key'), user_id: user.id, company_id: company.id, role, hash: hashKey(key), hint: key.slice(-4), label, created_at };
+  const rec: ApiKeyRecord = {
+    id: newId('key'),
+    user_id: user.id,
+    company_id: company.id,
+    role,
+    hash: hashKey(key),
+    hint: key.slice(-4),
+    label,
+    created_at,
+  };
   ctx.store.addApiKey(rec);
   return { key, ...keyView(rec, company) };
 }
@@ -68,7 +77,10 @@ export function listApiKeys(ctx: DomainContext, companyId: string) {
 export async function revokeApiKey(ctx: DomainContext, actor: Actor, id: string): Promise<void> {
   const rec = ctx.store.data.api_keys.find((k) => k.id === id && k.company_id === actor.company_id);
   if (!rec) throw notFound('API key');
-  if (rec.id === actor.key_id) throw new ApiError('validation_error', 'A key cannot revoke itself.', { fields: [{ field: 'id', message: 'is the key making this request' }] });
+  if (rec.id === actor.key_id)
+    throw new ApiError('validation_error', 'A key cannot revoke itself.', {
+      fields: [{ field: 'id', message: 'is the key making this request' }],
+    });
   ctx.store.removeApiKey(id);
   await ctx.store.commitChanges();
   ctx.bus.emit({ kind: 'api_key', company_id: actor.company_id, id });

@@ -19,13 +19,33 @@ export function findDocument(ctx: DomainContext, companyId: string, id: string):
 type Announce = Change[];
 
 function emitFor(ctx: DomainContext, doc: DocumentRecord, type: Parameters<typeof emitEvent>[1]['type'], announce: Announce): number {
-  return emitEvent(ctx, { company_id: doc.company_id, type, document_id: doc.public_id, data: { document: documentView(doc, ctx.appUrl()) } }, announce).length;
+  return emitEvent(
+    ctx,
+    { company_id: doc.company_id, type, document_id: doc.public_id, data: { document: documentView(doc, ctx.appUrl()) } },
+    announce,
+  ).length;
 }
 
-function notify(ctx: DomainContext, doc: DocumentRecord, kind: Notification['kind'], at: string, announce: Announce, recipients = doc.recipients): void {
+function notify(
+  ctx: DomainContext,
+  doc: DocumentRecord,
+  kind: Notification['kind'],
+  at: string,
+  announce: Announce,
+  recipients = doc.recipients,
+): void {
   const list = ctx.store.data.notifications;
   for (const r of recipients) {
-    const n: Notification = { id: newId('ntf'), company_id: doc.company_id, document_id: doc.public_id, recipient_id: r.public_id, name: r.name, email: r.email, kind, created_at: at };
+    const n: Notification = {
+      id: newId('ntf'),
+      company_id: doc.company_id,
+      document_id: doc.public_id,
+      recipient_id: r.public_id,
+      name: r.name,
+      email: r.email,
+      kind,
+      created_at: at,
+    };
     list.push(n);
     ctx.store.put('notifications', n);
     announce.push({ kind: 'notification', company_id: doc.company_id, id: n.id, document_id: doc.public_id });
@@ -83,7 +103,14 @@ export async function createDocument(ctx: DomainContext & { wake: () => void }, 
     company_id: companyId,
     title: input.title,
     status: 'DRAFT',
-    recipients: input.recipients.map((r) => ({ public_id: newId('rcp'), name: r.name, email: r.email, role: 'signer', status: 'pending', completed_at: null })),
+    recipients: input.recipients.map((r) => ({
+      public_id: newId('rcp'),
+      name: r.name,
+      email: r.email,
+      role: 'signer',
+      status: 'pending',
+      completed_at: null,
+    })),
     metadata: input.metadata ?? {},
     created_at: at,
     updated_at: at,
@@ -93,7 +120,13 @@ export async function createDocument(ctx: DomainContext & { wake: () => void }, 
   return finish(ctx, doc, emitFor(ctx, doc, 'document.created', announce), announce);
 }
 
-export async function transition(ctx: DomainContext & { wake: () => void }, companyId: string, id: string, action: Action, recipientId?: string) {
+export async function transition(
+  ctx: DomainContext & { wake: () => void },
+  companyId: string,
+  id: string,
+  action: Action,
+  recipientId?: string,
+) {
   const doc = findDocument(ctx, companyId, id);
   let recipient;
   if (RECIPIENT_ACTIONS.has(action)) {
@@ -131,12 +164,16 @@ export function listDocuments(ctx: DomainContext, companyId: string, query: Docu
   const matches = (d: DocumentRecord) =>
     d.company_id === companyId &&
     (!query.status || d.status === query.status) &&
-    (!q || d.title.toLowerCase().includes(q) || d.public_id.toLowerCase() === q || d.recipients.some((r) => r.name.toLowerCase().includes(q) || r.email.toLowerCase().includes(q)));
+    (!q ||
+      d.title.toLowerCase().includes(q) ||
+      d.public_id.toLowerCase() === q ||
+      d.recipients.some((r) => r.name.toLowerCase().includes(q) || r.email.toLowerCase().includes(q)));
   const all = ctx.store.data.documents;
   let i = all.length - 1;
   if (query.starting_after) {
     const at = all.findIndex((d) => d.public_id === query.starting_after);
-    if (at === -1 || all[at].company_id !== companyId) throw validationError([{ field: 'starting_after', message: 'is not a document of this company' }]);
+    if (at === -1 || all[at].company_id !== companyId)
+      throw validationError([{ field: 'starting_after', message: 'is not a document of this company' }]);
     i = at - 1;
   }
   const data = [];

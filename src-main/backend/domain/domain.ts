@@ -31,9 +31,11 @@ export class Domain {
   companyName = (companyId: string) => this.ctx.store.data.companies.find((c) => c.id === companyId)?.name;
 
   // Subscriptions
-  listSubscriptions = (companyId: string, page: { limit: number; starting_after?: string }) => subs.listSubscriptions(this.ctx, companyId, page);
+  listSubscriptions = (companyId: string, page: { limit: number; starting_after?: string }) =>
+    subs.listSubscriptions(this.ctx, companyId, page);
   getSubscription = (companyId: string, id: string) => subs.findSubscription(this.ctx, companyId, id);
-  createSubscription = (companyId: string, input: { url: string; type: 'all' | EventType; secret_key?: string }) => subs.createSubscription(this.ctx, companyId, input);
+  createSubscription = (companyId: string, input: { url: string; type: 'all' | EventType; secret_key?: string }) =>
+    subs.createSubscription(this.ctx, companyId, input);
 
   async deleteSubscription(companyId: string, id: string): Promise<void> {
     await subs.deleteSubscription(this.ctx, companyId, id);
@@ -50,7 +52,8 @@ export class Domain {
     subs.findSubscription(this.ctx, companyId, subscriptionId);
     if (page.starting_after) {
       const after = this.ctx.history.getDelivery(page.starting_after);
-      if (!after || after.subscription_id !== subscriptionId) throw validationError([{ field: 'starting_after', message: 'is not a delivery of this subscription' }]);
+      if (!after || after.subscription_id !== subscriptionId)
+        throw validationError([{ field: 'starting_after', message: 'is not a delivery of this subscription' }]);
     }
     const result = this.ctx.history.listDeliveries({ company_id: companyId, subscription_id: subscriptionId }, page);
     return { data: result.data.map(deliveryView), has_more: result.has_more };
@@ -81,7 +84,8 @@ export class Domain {
   updateDocument = (companyId: string, id: string, patch: docs.DocumentPatch) => docs.updateDocument(this.ctx, companyId, id, patch);
   remind = (companyId: string, id: string) => docs.remind(this.ctx, companyId, id);
   createDocument = (companyId: string, input: docs.NewDocument) => docs.createDocument(this.ctx, companyId, input);
-  transition = (companyId: string, id: string, action: Action, recipientId?: string) => docs.transition(this.ctx, companyId, id, action, recipientId);
+  transition = (companyId: string, id: string, action: Action, recipientId?: string) =>
+    docs.transition(this.ctx, companyId, id, action, recipientId);
   listDocuments = (companyId: string, query: docs.DocumentQuery) => docs.listDocuments(this.ctx, companyId, query);
   allowedActions = (companyId: string, id: string) => allowedActions(docs.findDocument(this.ctx, companyId, id));
   listNotifications = (companyId: string, documentId?: string) => docs.listNotifications(this.ctx, companyId, documentId);

@@ -26,7 +26,14 @@ export function emitEvent(ctx: DomainContext, input: EmitInput, announce: Change
     : store.data.subscriptions.filter(
         (s) => s.company_id === input.company_id && s.status === 'enabled' && (s.type === 'all' || s.type === input.type),
       );
-  const summary = { id, company_id: input.company_id, type: input.type, timestamp, document_id: input.document_id, subscription_id: input.only?.public_id ?? null };
+  const summary = {
+    id,
+    company_id: input.company_id,
+    type: input.type,
+    timestamp,
+    document_id: input.document_id,
+    subscription_id: input.only?.public_id ?? null,
+  };
   history.recordEvent(summary, body);
   const now = Date.now();
   const deliveries = targets.map((sub): PendingDelivery => ({

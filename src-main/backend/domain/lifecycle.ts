@@ -24,12 +24,14 @@ const RECIPIENT_FROM: Partial<Record<Action, Recipient['status'][]>> = {
   decline: ['pending', 'viewed'],
 };
 
-export type Refusal = { reason: 'document'; status: DocumentStatus } | { reason: 'recipient'; status: DocumentStatus; recipient_status: Recipient['status'] };
+export type Refusal =
+  { reason: 'document'; status: DocumentStatus } | { reason: 'recipient'; status: DocumentStatus; recipient_status: Recipient['status'] };
 
 export function isAllowed(action: Action, doc: DocumentRecord, recipient?: Recipient): Refusal | null {
   if (!ALLOWED_FROM[action].includes(doc.status)) return { reason: 'document', status: doc.status };
   const from = RECIPIENT_FROM[action];
-  if (from && recipient && !from.includes(recipient.status)) return { reason: 'recipient', status: doc.status, recipient_status: recipient.status };
+  if (from && recipient && !from.includes(recipient.status))
+    return { reason: 'recipient', status: doc.status, recipient_status: recipient.status };
   return null;
 }
 
@@ -69,6 +71,7 @@ export function apply(action: Action, doc: DocumentRecord, at: string, recipient
 export function allowedActions(doc: DocumentRecord): AllowedActions {
   const documentActions = (['send', 'expire', 'void'] as Action[]).filter((a) => !isAllowed(a, doc));
   const recipients: Record<string, Action[]> = {};
-  for (const r of doc.recipients) recipients[r.public_id] = (['view', 'complete', 'decline'] as Action[]).filter((a) => !isAllowed(a, doc, r));
+  for (const r of doc.recipients)
+    recipients[r.public_id] = (['view', 'complete', 'decline'] as Action[]).filter((a) => !isAllowed(a, doc, r));
   return { document: documentActions, recipients };
 }

@@ -29,10 +29,16 @@ export function findSubscription(ctx: DomainContext, companyId: string, id: stri
   return sub;
 }
 
-export async function createSubscription(ctx: DomainContext, companyId: string, input: { url: string; type: 'all' | EventType; secret_key?: string }) {
+export async function createSubscription(
+  ctx: DomainContext,
+  companyId: string,
+  input: { url: string; type: 'all' | EventType; secret_key?: string },
+) {
   const count = ctx.store.data.subscriptions.filter((s) => s.company_id === companyId).length;
   if (count >= SUBSCRIPTIONS_PER_COMPANY) {
-    throw validationError([{ field: 'url', message: `a company can have at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions; delete one first` }]);
+    throw validationError([
+      { field: 'url', message: `a company can have at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions; delete one first` },
+    ]);
   }
   const sub: SubscriptionRecord = {
     public_id: newId('wh'),
@@ -73,13 +79,17 @@ export async function deleteSubscription(ctx: DomainContext, companyId: string, 
 export async function sendTestEvent(ctx: DomainContext, companyId: string, id: string) {
   const sub = findSubscription(ctx, companyId, id);
   const announce: Change[] = [];
-  const [delivery] = emitEvent(ctx, {
-    company_id: companyId,
-    type: 'webhook.test',
-    document_id: null,
-    data: { subscription: subscriptionView(sub), message: 'This is a test event sent from Countersign.' },
-    only: sub,
-  }, announce);
+  const [delivery] = emitEvent(
+    ctx,
+    {
+      company_id: companyId,
+      type: 'webhook.test',
+      document_id: null,
+      data: { subscription: subscriptionView(sub), message: 'This is a test event sent from Countersign.' },
+      only: sub,
+    },
+    announce,
+  );
   await ctx.store.commitChanges();
   for (const change of announce) ctx.bus.emit(change);
   return delivery;

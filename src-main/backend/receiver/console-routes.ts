@@ -20,7 +20,10 @@ import type { EventType } from '@shared/api-types.js';
 
 /** What "subscribe" and "move" need from the domain (domain/domain.ts). */
 export interface SubscriptionOps {
-  createSubscription(companyId: string, input: { url: string; type: 'all' | EventType; secret_key?: string }): Promise<{ public_id: string; url: string; type: string; status: string; created_at: string; secret_key: string }>;
+  createSubscription(
+    companyId: string,
+    input: { url: string; type: 'all' | EventType; secret_key?: string },
+  ): Promise<{ public_id: string; url: string; type: string; status: string; created_at: string; secret_key: string }>;
   deleteSubscription(companyId: string, id: string): Promise<unknown>;
 }
 
@@ -55,7 +58,8 @@ function jsonBody(limit: number) {
     } catch {
       throw new ApiError('invalid_json', 'The request body is not valid JSON.');
     }
-    if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) throw new ApiError('invalid_json', 'The request body must be a JSON object.');
+    if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
+      throw new ApiError('invalid_json', 'The request body must be a JSON object.');
     next();
   };
 }
@@ -68,7 +72,12 @@ const pageQuery = z.object({
   starting_after: z.string().optional(),
 });
 const subscribeSchema = z.strictObject({ type: z.enum(['all', ...EVENT_TYPES]).default('all') });
-const replaySchema = z.strictObject({ url: z.string(), mode: z.enum(['exact', 'resign']).default('exact'), body: z.string().optional(), secret: z.string().optional() });
+const replaySchema = z.strictObject({
+  url: z.string(),
+  mode: z.enum(['exact', 'resign']).default('exact'),
+  body: z.string().optional(),
+  secret: z.string().optional(),
+});
 const startSchema = z.strictObject({ authtoken: z.string().max(500).optional() });
 const moveSchema = z.strictObject({ ids: z.array(z.string()).max(100).optional() });
 
@@ -79,7 +88,8 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
 
   const domain = (): SubscriptionOps => {
     const d = deps.domain as Partial<SubscriptionOps> | null;
-    if (!d || typeof d.createSubscription !== 'function' || typeof d.deleteSubscription !== 'function') throw new ApiError('internal_error', 'Subscriptions are not available.');
+    if (!d || typeof d.createSubscription !== 'function' || typeof d.deleteSubscription !== 'function')
+      throw new ApiError('internal_error', 'Subscriptions are not available.');
     return d as SubscriptionOps;
   };
   const company = (res: Response): string => {
@@ -125,12 +135,19 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
     const { type } = parseInput(subscribeSchema, req.body);
     const sub = await domain().createSubscription(company(res), { url: receiver.inboxes.subscribeUrl(inbox.id), type });
     const { secret_key, ...view } = sub;
-    res.status(201).json({ subscription: { ...view, secret_fingerprint: fingerprint(secret_key) }, inbox: receiver.inboxes.get(inbox.id) } satisfies SubscribeResult);
+    res.status(201).json({
+      subscription: { ...view, secret_fingerprint: fingerprint(secret_key) },
+      inbox: receiver.inboxes.get(inbox.id),
+    } satisfies SubscribeResult);
   });
 
   r.get('/captures/:id', (req, res) => {
     const { body, ...rest } = capture(pid(req));
-    res.json({ ...rest, ...bodyFields(body), body_encoding: bodyFields(body).body_text === null ? 'base64' : 'utf8' } satisfies CaptureFull);
+    res.json({
+      ...rest,
+      ...bodyFields(body),
+      body_encoding: bodyFields(body).body_text === null ? 'base64' : 'utf8',
+    } satisfies CaptureFull);
   });
   r.post('/captures/:id/replay', small, async (req, res) => {
     const c = capture(pid(req));
@@ -143,7 +160,8 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
   });
   r.get('/captures/:id/curl', (req, res) => {
     const c = capture(pid(req));
-    const url = typeof req.query.url === 'string' && req.query.url ? checkTargetUrl(req.query.url) : `${receiver.inboxes.origins().local}${c.path}`;
+    const url =
+      typeof req.query.url === 'string' && req.query.url ? checkTargetUrl(req.query.url) : `${receiver.inboxes.origins().local}${c.path}`;
     res.type('text/plain; charset=utf-8').send(curlCommand(c, url));
   });
 
@@ -172,13 +190,23 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
       if (!old) continue;
       const created = await domain().createSubscription(companyId, { url: s.new_url, type: old.type, secret_key: old.secret_key });
       await domain().deleteSubscription(companyId, old.public_id);
-      moved.push({ from_id: old.public_id, from_url: old.url, to_id: created.public_id, to_url: created.url, inbox_id: s.inbox_id, type: created.type });
+      moved.push({
+        from_id: old.public_id,
+        from_url: old.url,
+        to_id: created.public_id,
+        to_url: created.url,
+        inbox_id: s.inbox_id,
+        type: created.type,
+      });
     }
     res.json({ moved, tunnel: tunnelView(res) });
   });
 
   r.get('/export', async (req, res) => {
-    const max = req.query.max_deliveries === undefined ? undefined : parseInput(z.object({ max_deliveries: z.coerce.number().int().min(0).max(1_000_000) }), { ...req.query }).max_deliveries;
+    const max =
+      req.query.max_deliveries === undefined
+        ? undefined
+        : parseInput(z.object({ max_deliveries: z.coerce.number().int().min(0).max(1_000_000) }), { ...req.query }).max_deliveries;
     const text = await buildExport({ store, receiver, history, companyId: company(res), maxDeliveries: max });
     const name = `countersign-export-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
     res.setHeader('Content-Disposition', `attachment; filename="${name}"`);

@@ -35,7 +35,9 @@ export interface ExportFile {
 
 export function bodyFields(body: Buffer): BodyFields {
   const text = body.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(body) ? { body_text: text, body_base64: null } : { body_text: null, body_base64: body.toString('base64') };
+  return Buffer.from(text, 'utf8').equals(body)
+    ? { body_text: text, body_base64: null }
+    : { body_text: null, body_base64: body.toString('base64') };
 }
 
 function knownSecrets(store: Store, receiver: Receiver): string[] {
@@ -51,7 +53,13 @@ function knownSecrets(store: Store, receiver: Receiver): string[] {
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-export async function buildExport(deps: { store: Store; receiver: Receiver; history: HistoryLog; companyId: string; maxDeliveries?: number }): Promise<string> {
+export async function buildExport(deps: {
+  store: Store;
+  receiver: Receiver;
+  history: HistoryLog;
+  companyId: string;
+  maxDeliveries?: number;
+}): Promise<string> {
   const { store, receiver, history, companyId } = deps;
   const max = deps.maxDeliveries ?? 10_000;
   const deliveries: ExportFile['deliveries'] = [];
@@ -72,7 +80,13 @@ export async function buildExport(deps: { store: Store; receiver: Receiver; hist
     const event = history.getEvent(id);
     if (event) events.push({ event, body: (await history.getEventBody(id)) ?? null });
   }
-  const inboxes = receiver.inboxes.all().map((i) => ({ id: i.id, name: i.name, created_at: i.created_at, response: i.response, secret_fingerprint: i.secret ? fingerprint(i.secret) : null }));
+  const inboxes = receiver.inboxes.all().map((i) => ({
+    id: i.id,
+    name: i.name,
+    created_at: i.created_at,
+    response: i.response,
+    secret_fingerprint: i.secret ? fingerprint(i.secret) : null,
+  }));
   const captures: ExportedCapture[] = [];
   for (const i of inboxes) {
     for (const c of receiver.captures.list(i.id)) {
@@ -80,7 +94,16 @@ export async function buildExport(deps: { store: Store; receiver: Receiver; hist
       captures.push({ ...rest, ...bodyFields(body) });
     }
   }
-  const file: ExportFile = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: new Date().toISOString(), company_id: companyId, inboxes, captures, events, deliveries };
+  const file: ExportFile = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported_at: new Date().toISOString(),
+    company_id: companyId,
+    inboxes,
+    captures,
+    events,
+    deliveries,
+  };
   let text = JSON.stringify(file);
   // Secrets are base64 plus "whsec_": no character that JSON escapes, so a plain
   // replacement keeps the text valid JSON.
@@ -92,9 +115,22 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const isStr = (v: unknown): v is string => typeof v === 'string';
 
 function toCapture(raw: unknown, inboxId: string): Capture | null {
-  if (!isObj(raw) || !isStr(raw.id) || !/^cap_[0-9A-Za-z]+$/.test(raw.id) || !isStr(raw.method) || !isStr(raw.path) || !isStr(raw.received_at)) return null;
-  if (!Array.isArray(raw.headers) || !raw.headers.every((h) => Array.isArray(h) && h.length === 2 && isStr(h[0]) && isStr(h[1]))) return null;
-  const body = isStr(raw.body_base64) ? Buffer.from(raw.body_base64, 'base64') : isStr(raw.body_text) ? Buffer.from(raw.body_text, 'utf8') : Buffer.alloc(0);
+  if (
+    !isObj(raw) ||
+    !isStr(raw.id) ||
+    !/^cap_[0-9A-Za-z]+$/.test(raw.id) ||
+    !isStr(raw.method) ||
+    !isStr(raw.path) ||
+    !isStr(raw.received_at)
+  )
+    return null;
+  if (!Array.isArray(raw.headers) || !raw.headers.every((h) => Array.isArray(h) && h.length === 2 && isStr(h[0]) && isStr(h[1])))
+    return null;
+  const body = isStr(raw.body_base64)
+    ? Buffer.from(raw.body_base64, 'base64')
+    : isStr(raw.body_text)
+      ? Buffer.from(raw.body_text, 'utf8')
+      : Buffer.alloc(0);
   const response = isObj(raw.response) ? raw.response : {};
   return {
     id: raw.id,
@@ -122,9 +158,13 @@ function toCapture(raw: unknown, inboxId: string): Capture | null {
   };
 }
 
-export async function applyImport(deps: { receiver: Receiver; history: HistoryLog; store: Store; companyId: string }, file: unknown): Promise<ImportResult> {
+export async function applyImport(
+  deps: { receiver: Receiver; history: HistoryLog; store: Store; companyId: string },
+  file: unknown,
+): Promise<ImportResult> {
   const { receiver, history, companyId } = deps;
-  if (!isObj(file) || file.format !== EXPORT_FORMAT) throw validationError([{ field: 'format', message: `must be "${EXPORT_FORMAT}" (a file made by Export)` }]);
+  if (!isObj(file) || file.format !== EXPORT_FORMAT)
+    throw validationError([{ field: 'format', message: `must be "${EXPORT_FORMAT}" (a file made by Export)` }]);
   if (file.version !== EXPORT_VERSION) throw validationError([{ field: 'version', message: `must be ${EXPORT_VERSION}` }]);
   for (const key of ['inboxes', 'captures', 'events', 'deliveries'] as const) {
     if (!Array.isArray(file[key])) throw validationError([{ field: key, message: 'must be a list' }]);
@@ -158,7 +198,10 @@ export async function applyImport(deps: { receiver: Receiver; history: HistoryLo
       if (!e || !isStr(e.id)) r.skipped++;
       continue;
     }
-    history.recordEvent({ ...e, company_id: companyId }, isStr((raw as Record<string, unknown>).body) ? ((raw as Record<string, unknown>).body as string) : '');
+    history.recordEvent(
+      { ...e, company_id: companyId },
+      isStr((raw as Record<string, unknown>).body) ? ((raw as Record<string, unknown>).body as string) : '',
+    );
     r.events_added++;
   }
   for (const raw of file.deliveries as unknown[]) {
@@ -170,7 +213,9 @@ export async function applyImport(deps: { receiver: Receiver; history: HistoryLo
     if (history.getDelivery(d.id)) continue;
     // Imported deliveries are a record of the past: they are shown, never attempted.
     history.recordDelivery({ ...d, company_id: companyId });
-    const attempts = Array.isArray((raw as Record<string, unknown>).attempts) ? ((raw as Record<string, unknown>).attempts as AttemptRecord[]) : [];
+    const attempts = Array.isArray((raw as Record<string, unknown>).attempts)
+      ? ((raw as Record<string, unknown>).attempts as AttemptRecord[])
+      : [];
     for (const a of attempts) if (isObj(a) && a.delivery_id === d.id) history.recordAttempt(a);
     r.deliveries_added++;
   }

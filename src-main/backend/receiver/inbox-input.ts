@@ -24,8 +24,16 @@ const name = z.string().trim().min(1).max(100);
 // can say so plainly (invalid_secret_format) instead of the user never seeing why.
 const secret = z.string().trim().min(1).max(500).nullable();
 
-export const createInboxSchema = z.strictObject({ name: name.optional(), secret: secret.optional(), response: responseModeSchema.optional() });
-export const updateInboxSchema = z.strictObject({ name: name.optional(), secret: secret.optional(), response: responseModeSchema.optional() });
+export const createInboxSchema = z.strictObject({
+  name: name.optional(),
+  secret: secret.optional(),
+  response: responseModeSchema.optional(),
+});
+export const updateInboxSchema = z.strictObject({
+  name: name.optional(),
+  secret: secret.optional(),
+  response: responseModeSchema.optional(),
+});
 
 export type CreateInboxInput = z.infer<typeof createInboxSchema>;
 export type UpdateInboxInput = z.infer<typeof updateInboxSchema>;

@@ -65,7 +65,10 @@ export class InboxRegistry {
     const ext = this.deps.store.data.extensions;
     const cur = ext.receiver as Partial<ReceiverData> | undefined;
     if (!cur || typeof cur !== 'object' || !Array.isArray(cur.inboxes) || !Array.isArray(cur.past_public_urls)) {
-      ext.receiver = { inboxes: Array.isArray(cur?.inboxes) ? cur.inboxes : [], past_public_urls: Array.isArray(cur?.past_public_urls) ? cur.past_public_urls : [] };
+      ext.receiver = {
+        inboxes: Array.isArray(cur?.inboxes) ? cur.inboxes : [],
+        past_public_urls: Array.isArray(cur?.past_public_urls) ? cur.past_public_urls : [],
+      };
     }
     return ext.receiver as ReceiverData;
   }
@@ -116,7 +119,11 @@ export class InboxRegistry {
   /** The pasted secret alone, or else every linked subscription's secret (oldest first). */
   candidates(inbox: InboxRecord): SecretCandidate[] {
     if (inbox.secret) return [{ secret: inbox.secret, source: 'pasted', subscription_id: null }];
-    return linkedSubscriptions(this.deps.store.data.subscriptions, inbox.id, this.origins()).map((s) => ({ secret: s.secret_key, source: 'linked', subscription_id: s.public_id }));
+    return linkedSubscriptions(this.deps.store.data.subscriptions, inbox.id, this.origins()).map((s) => ({
+      secret: s.secret_key,
+      source: 'linked',
+      subscription_id: s.public_id,
+    }));
   }
 
   /** The URL a new subscription to this inbox should use: public when the tunnel is online. */

@@ -66,7 +66,11 @@ export function linkedSubscriptions(subs: Iterable<SubscriptionRecord>, inboxId:
 }
 
 /** Subscriptions that point at an existing inbox through an origin that no longer reaches it. */
-export function staleSubscriptions(subs: Iterable<SubscriptionRecord>, inboxIds: ReadonlySet<string>, origins: ReceiverOrigins): StaleSubscription[] {
+export function staleSubscriptions(
+  subs: Iterable<SubscriptionRecord>,
+  inboxIds: ReadonlySet<string>,
+  origins: ReceiverOrigins,
+): StaleSubscription[] {
   const out: StaleSubscription[] = [];
   const target = origins.public ?? origins.local;
   for (const s of subs) {

@@ -130,8 +130,16 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     const modeAttempt = counters.modeAttempt(webhookId ?? '');
     let response: CaptureResponse;
     if (read.tooLarge) {
-      const error = { error: { code: 'payload_too_large', message: `The body is larger than ${limits.bodyLimit} bytes; it was not kept or verified.` } };
-      response = { status: 413, headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' }, body: JSON.stringify(error), delay_ms: 0, hang: false };
+      const error = {
+        error: { code: 'payload_too_large', message: `The body is larger than ${limits.bodyLimit} bytes; it was not kept or verified.` },
+      };
+      response = {
+        status: 413,
+        headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+        body: JSON.stringify(error),
+        delay_ms: 0,
+        hang: false,
+      };
     } else {
       response = decideResponse(inbox.response, modeAttempt, id);
     }
@@ -140,7 +148,13 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     for (const name of Object.keys(req.headers)) lower[name] = header(req.headers, name);
     const verdict = read.tooLarge
       ? null
-      : await computeVerdict({ headers: lower, body: read.body, now: Math.floor(arrived / 1000), candidates: inboxes.candidates(inbox), lookupSent });
+      : await computeVerdict({
+          headers: lower,
+          body: read.body,
+          now: Math.floor(arrived / 1000),
+          candidates: inboxes.candidates(inbox),
+          lookupSent,
+        });
     const rawHeaders: [string, string][] = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
     const capture: Capture = {
@@ -202,7 +216,10 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
       let end = list.length;
       if (page.starting_after) {
         const i = list.findIndex((c) => c.id === page.starting_after);
-        if (i === -1) throw new ApiError('validation_error', 'starting_after: is not a capture of this inbox', { fields: [{ field: 'starting_after', message: 'is not a capture of this inbox' }] });
+        if (i === -1)
+          throw new ApiError('validation_error', 'starting_after: is not a capture of this inbox', {
+            fields: [{ field: 'starting_after', message: 'is not a capture of this inbox' }],
+          });
         end = i;
       }
       const start = Math.max(0, end - page.limit);

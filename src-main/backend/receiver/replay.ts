@@ -13,12 +13,26 @@ import type { Capture } from './types.js';
 import type { ReplayInput, ReplayResult } from '@shared/receiver-types.js';
 
 /** Headers that belong to one connection, or that the HTTP client sets itself. */
-export const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate']);
+export const HOP_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
 const SIGNATURE_HEADERS = new Set(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
 const RESPONSE_KEEP = 64 * 1024;
 
 export function checkTargetUrl(url: unknown, field = 'url'): string {
-  if (typeof url !== 'string' || url.length > 2048) throw validationError([{ field, message: 'must be an http or https URL of at most 2,048 characters' }]);
+  if (typeof url !== 'string' || url.length > 2048)
+    throw validationError([{ field, message: 'must be an http or https URL of at most 2,048 characters' }]);
   let u: URL;
   try {
     u = new URL(url);
@@ -34,7 +48,9 @@ export function replayRequest(capture: Capture, input: ReplayInput, inboxSecret:
   const kept = capture.headers.filter(([n]) => !HOP_HEADERS.has(n.toLowerCase()));
   if (input.mode === 'exact') {
     if (input.body !== undefined || input.secret !== undefined) {
-      throw validationError([{ field: input.body !== undefined ? 'body' : 'secret', message: 'only a "resign" replay can change the body or the secret' }]);
+      throw validationError([
+        { field: input.body !== undefined ? 'body' : 'secret', message: 'only a "resign" replay can change the body or the secret' },
+      ]);
     }
     return { method: capture.method, headers: kept, body: capture.body, secret_fingerprint: null };
   }
@@ -45,12 +61,21 @@ export function replayRequest(capture: Capture, input: ReplayInput, inboxSecret:
   const body = input.body !== undefined ? Buffer.from(input.body, 'utf8') : capture.body;
   const msgId = capture.webhook_id ?? newId('msg');
   const headers = kept.filter(([n]) => !SIGNATURE_HEADERS.has(n.toLowerCase()));
-  headers.push(['webhook-id', msgId], ['webhook-timestamp', String(now)], ['webhook-signature', signPayload({ secret, msgId, timestamp: now, body })]);
+  headers.push(
+    ['webhook-id', msgId],
+    ['webhook-timestamp', String(now)],
+    ['webhook-signature', signPayload({ secret, msgId, timestamp: now, body })],
+  );
   const method = capture.method === 'GET' || capture.method === 'HEAD' ? 'POST' : capture.method;
   return { method, headers, body, secret_fingerprint: fingerprint(secret) };
 }
 
-export async function replay(capture: Capture, input: ReplayInput, inboxSecret: string | undefined, timeoutMs = 15_000): Promise<ReplayResult> {
+export async function replay(
+  capture: Capture,
+  input: ReplayInput,
+  inboxSecret: string | undefined,
+  timeoutMs = 15_000,
+): Promise<ReplayResult> {
   const url = checkTargetUrl(input.url);
   const req = replayRequest(capture, input, inboxSecret);
   const started = Date.now();

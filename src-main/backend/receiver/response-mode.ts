@@ -17,11 +17,19 @@ export function decideResponse(mode: ResponseMode, attempt: number, captureId: s
   switch (mode.mode) {
     case 'status': {
       const ok = mode.status < 300;
-      return answer(mode.status, ok ? { received: true, capture_id: captureId } : { received: true, capture_id: captureId, simulated_status: mode.status }, mode.delay_ms);
+      return answer(
+        mode.status,
+        ok ? { received: true, capture_id: captureId } : { received: true, capture_id: captureId, simulated_status: mode.status },
+        mode.delay_ms,
+      );
     }
     case 'fail_first_n':
       if (attempt <= mode.fail_first_n) {
-        return answer(mode.fail_status, { received: true, capture_id: captureId, simulated_failure: `attempt ${attempt} of the first ${mode.fail_first_n} that fail` }, mode.delay_ms);
+        return answer(
+          mode.fail_status,
+          { received: true, capture_id: captureId, simulated_failure: `attempt ${attempt} of the first ${mode.fail_first_n} that fail` },
+          mode.delay_ms,
+        );
       }
       return answer(200, { received: true, capture_id: captureId }, mode.delay_ms);
     case 'hang':
@@ -29,7 +37,9 @@ export function decideResponse(mode: ResponseMode, attempt: number, captureId: s
     case 'gone':
       return answer(410, { received: true, capture_id: captureId, simulated_status: 410 }, mode.delay_ms);
     case 'rate_limited':
-      return answer(429, { received: true, capture_id: captureId, simulated_status: 429 }, mode.delay_ms, { 'retry-after': String(mode.retry_after) });
+      return answer(429, { received: true, capture_id: captureId, simulated_status: 429 }, mode.delay_ms, {
+        'retry-after': String(mode.retry_after),
+      });
   }
 }
 

@@ -3,7 +3,6 @@
 // append-only file per inbox, see capture-store.ts) and verification verdicts.
 import type { CaptureFields, ResponseMode } from '@shared/receiver-types.js';
 
-
 export const DEFAULT_RESPONSE: ResponseMode = { mode: 'status', status: 200 };
 
 export interface InboxRecord {

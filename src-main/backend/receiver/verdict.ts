@@ -50,10 +50,19 @@ function signatureMatches(secret: string, id: string, ts: string, sig: string, b
 export async function computeVerdict(input: VerdictInput): Promise<Verdict> {
   const h = input.headers;
   const [id, ts, sig] = SIGNATURE_HEADERS.map((n) => h[n]);
-  const base = { secret_source: 'none' as Verdict['secret_source'], subscription_id: null as string | null, secret_fingerprint: null as string | null, timestamp_age_s: null as number | null };
+  const base = {
+    secret_source: 'none' as Verdict['secret_source'],
+    subscription_id: null as string | null,
+    secret_fingerprint: null as string | null,
+    timestamp_age_s: null as number | null,
+  };
   const out = (reason: VerdictReason, message: string, extra: Partial<Verdict> = {}): Verdict => ({ reason, message, ...base, ...extra });
 
-  if (!id && !ts && !sig) return out('no_signature_headers', 'No webhook-id, webhook-timestamp or webhook-signature header: the request was not signed with Standard Webhooks.');
+  if (!id && !ts && !sig)
+    return out(
+      'no_signature_headers',
+      'No webhook-id, webhook-timestamp or webhook-signature header: the request was not signed with Standard Webhooks.',
+    );
   const missing = SIGNATURE_HEADERS.filter((n) => !h[n]);
   if (missing.length) return out('malformed_signature_headers', `Signature headers are incomplete: ${missing.join(', ')} missing.`);
   if (!/^\d{1,15}$/.test(ts!)) return out('malformed_signature_headers', `webhook-timestamp "${ts!.slice(0, 40)}" is not Unix seconds.`);
@@ -66,7 +75,10 @@ export async function computeVerdict(input: VerdictInput): Promise<Verdict> {
   const when = age >= 0 ? `${age} s before it arrived` : `${-age} s in the future`;
 
   if (input.candidates.length === 0) {
-    return out('unknown_secret', 'This inbox has no secret: paste the sender\'s whsec_ secret, or point a local subscription at this inbox to link its secret.');
+    return out(
+      'unknown_secret',
+      "This inbox has no secret: paste the sender's whsec_ secret, or point a local subscription at this inbox to link its secret.",
+    );
   }
   base.secret_source = input.candidates[0].source;
   base.secret_fingerprint = fingerprint(input.candidates[0].secret);
@@ -74,26 +86,50 @@ export async function computeVerdict(input: VerdictInput): Promise<Verdict> {
   const usable = input.candidates.filter((c) => parseSecret(c.secret).ok);
   if (usable.length === 0) {
     const p = parseSecret(input.candidates[0].secret);
-    return out('invalid_secret_format', `The ${base.secret_source} secret is not a Standard Webhooks secret: it ${p.ok ? 'is invalid' : p.reason}. Expected "whsec_" followed by base64.`);
+    return out(
+      'invalid_secret_format',
+      `The ${base.secret_source} secret is not a Standard Webhooks secret: it ${p.ok ? 'is invalid' : p.reason}. Expected "whsec_" followed by base64.`,
+    );
   }
 
   const match = usable.find((c) => signatureMatches(c.secret, id!, ts!, sig!, input.body));
   if (match) {
     const who = { secret_source: match.source, subscription_id: match.subscription_id, secret_fingerprint: fingerprint(match.secret) };
-    if (outside) return out('timestamp_outside_tolerance', `The signature is valid, but webhook-timestamp is ${when}; the tolerance is ${TIMESTAMP_TOLERANCE_S / 60} minutes (a replay, or a clock far off).`, who);
-    return out('verified', `Signed with the ${match.source === 'pasted' ? 'pasted' : `linked subscription's (${match.subscription_id})`} secret.`, who);
+    if (outside)
+      return out(
+        'timestamp_outside_tolerance',
+        `The signature is valid, but webhook-timestamp is ${when}; the tolerance is ${TIMESTAMP_TOLERANCE_S / 60} minutes (a replay, or a clock far off).`,
+        who,
+      );
+    return out(
+      'verified',
+      `Signed with the ${match.source === 'pasted' ? 'pasted' : `linked subscription's (${match.subscription_id})`} secret.`,
+      who,
+    );
   }
 
   const late = outside ? ` (Also, webhook-timestamp is ${when}, outside the ${TIMESTAMP_TOLERANCE_S / 60}-minute tolerance.)` : '';
   const sent = input.lookupSent ? await input.lookupSent(id!) : undefined;
   if (sent?.secret && signatureMatches(sent.secret, id!, ts!, sig!, input.body)) {
-    return out('wrong_secret', `Signed with the secret of subscription ${sent.subscription_id} (fingerprint ${fingerprint(sent.secret)}), not with this inbox's ${base.secret_source} secret (fingerprint ${base.secret_fingerprint}).${late}`);
+    return out(
+      'wrong_secret',
+      `Signed with the secret of subscription ${sent.subscription_id} (fingerprint ${fingerprint(sent.secret)}), not with this inbox's ${base.secret_source} secret (fingerprint ${base.secret_fingerprint}).${late}`,
+    );
   }
   if (sent?.body !== undefined && !input.body.equals(Buffer.from(sent.body))) {
-    return out('body_modified', `The body differs from what delivery ${id} sent (${Buffer.byteLength(sent.body)} bytes sent, ${input.body.length} received): it was changed after signing.${late}`);
+    return out(
+      'body_modified',
+      `The body differs from what delivery ${id} sent (${Buffer.byteLength(sent.body)} bytes sent, ${input.body.length} received): it was changed after signing.${late}`,
+    );
   }
   if (sent?.body !== undefined && sent.secret) {
-    return out('signature_mismatch', `The body is exactly what delivery ${id} sent and the sender's secret is known, yet the signature does not match: the webhook-id, webhook-timestamp or webhook-signature header was changed after signing.${late}`);
+    return out(
+      'signature_mismatch',
+      `The body is exactly what delivery ${id} sent and the sender's secret is known, yet the signature does not match: the webhook-id, webhook-timestamp or webhook-signature header was changed after signing.${late}`,
+    );
   }
-  return out('signature_mismatch', `The signature does not match: it was signed with a different secret, or the body was changed after signing (this sender's original is not in the local delivery log, so which one cannot be told).${late}`);
+  return out(
+    'signature_mismatch',
+    `The signature does not match: it was signed with a different secret, or the body was changed after signing (this sender's original is not in the local delivery log, so which one cannot be told).${late}`,
+  );
 }

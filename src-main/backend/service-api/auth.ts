@@ -24,7 +24,9 @@ export function authenticate(domain: Domain, ratePerSecond?: number) {
       if (b.tokens < 1) {
         const wait = Math.max(1, Math.ceil((1 - b.tokens) / ratePerSecond));
         buckets.set(actor.key_id, b);
-        throw new ApiError('rate_limited', `Too many requests: the limit is ${ratePerSecond} per second for this key.`, undefined, { 'Retry-After': String(wait) });
+        throw new ApiError('rate_limited', `Too many requests: the limit is ${ratePerSecond} per second for this key.`, undefined, {
+          'Retry-After': String(wait),
+        });
       }
       b.tokens -= 1;
       buckets.set(actor.key_id, b);

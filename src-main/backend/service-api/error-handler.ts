@@ -18,7 +18,8 @@ export function errorHandler(err: unknown, _req: Request, res: Response, _next: 
   // body-parser style errors from Express internals carry a status and a type.
   const status = (err as { status?: number }).status;
   if (status === 413) return sendError(res, new ApiError('payload_too_large', 'The request body is too large.'));
-  if (status === 400 && (err as { type?: string }).type === 'entity.parse.failed') return sendError(res, new ApiError('invalid_json', 'The request body is not valid JSON.'));
+  if (status === 400 && (err as { type?: string }).type === 'entity.parse.failed')
+    return sendError(res, new ApiError('invalid_json', 'The request body is not valid JSON.'));
   console.error('[api] unexpected error:', err);
   sendError(res, internalError());
 }
@@ -26,4 +27,3 @@ export function errorHandler(err: unknown, _req: Request, res: Response, _next: 
 export function notFoundHandler(req: Request, res: Response): void {
   sendError(res, new ApiError('not_found', `No route ${req.method} ${req.path}.`));
 }
-

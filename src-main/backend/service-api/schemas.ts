@@ -38,7 +38,8 @@ const metadata = z.custom<Record<string, unknown>>().superRefine((value, ctx) =>
   const keys = Object.keys(value);
   if (keys.length > 50) ctx.addIssue({ code: 'custom', message: `may have at most 50 keys (has ${keys.length})` });
   const long = keys.find((k) => k.length > 40);
-  if (long !== undefined) ctx.addIssue({ code: 'custom', message: `keys may be at most 40 characters ("${long.slice(0, 40)}…" is longer)` });
+  if (long !== undefined)
+    ctx.addIssue({ code: 'custom', message: `keys may be at most 40 characters ("${long.slice(0, 40)}…" is longer)` });
   const limit = checkJsonLimits(value, METADATA_LIMITS);
   if (limit) ctx.addIssue({ code: 'custom', message: limit });
 });
@@ -47,7 +48,10 @@ const title = z.string({ error: 'must be a string' }).min(1, 'must not be empty'
 
 export const documentPatch = z
   .strictObject({ title: title.optional(), metadata: metadata.optional() })
-  .refine((v) => v.title !== undefined || v.metadata !== undefined, { message: 'send at least one of "title" and "metadata"', path: ['body'] });
+  .refine((v) => v.title !== undefined || v.metadata !== undefined, {
+    message: 'send at least one of "title" and "metadata"',
+    path: ['body'],
+  });
 
 export const newSubscription = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }).superRefine((v, ctx) => {
@@ -89,7 +93,12 @@ export const newApiKey = z.strictObject({
 });
 
 export const pageQuery = z.object({
-  limit: z.coerce.number({ error: 'must be a whole number from 1 to 100' }).int('must be a whole number from 1 to 100').min(1, 'must be at least 1').max(100, 'must be at most 100').default(50),
+  limit: z.coerce
+    .number({ error: 'must be a whole number from 1 to 100' })
+    .int('must be a whole number from 1 to 100')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(50),
   starting_after: z.string().optional(),
 });
 

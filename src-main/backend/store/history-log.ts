@@ -250,7 +250,12 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private async retain(): Promise<void> {
-    const host = { idx: this.idx, append: (line: string) => this.append(line), read: (locs: Loc[]) => this.read(locs), flush: () => this.writer.flush() };
+    const host = {
+      idx: this.idx,
+      append: (line: string) => this.append(line),
+      read: (locs: Loc[]) => this.read(locs),
+      flush: () => this.writer.flush(),
+    };
     // close() lets a retention under way finish, so the cap holds on disk too.
     while (this.state !== 'closed' && this.idx.deliveries.size > this.opts.cap && this.segments.length > 1) {
       const oldest = this.segments[0];

@@ -48,7 +48,7 @@ export function replayJournals(dir: string, data: DbData): { replayed: number; t
     }
     const text = readFileSync(path, 'utf8');
     let good = 0;
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const nl = text.indexOf('\n', start);
       if (nl === -1) break; // torn last line: never acknowledged
       const line = text.slice(start, nl);

@@ -3,7 +3,6 @@
 // and past events go to the history log (history-log.ts), never to this file.
 import type { DocumentStatus, EventType, Notification as NotificationView, Recipient, Role, Subscription } from '@shared/api-types.js';
 
-
 export interface Company {
   id: string; // co_…
   name: string;

@@ -16,7 +16,16 @@ import { DataDirLock } from './data-dir-lock.js';
 import { ChangeSet, JournalFile, replayJournals, type Collection } from './journal.js';
 import { emptyData, type ApiKeyRecord, type DbData, type DocumentRecord, type SubscriptionRecord } from './schema.js';
 
-const ARRAYS: (keyof DbData)[] = ['companies', 'users', 'api_keys', 'subscriptions', 'documents', 'pending_events', 'pending_deliveries', 'notifications'];
+const ARRAYS: (keyof DbData)[] = [
+  'companies',
+  'users',
+  'api_keys',
+  'subscriptions',
+  'documents',
+  'pending_events',
+  'pending_deliveries',
+  'notifications',
+];
 /** Past this (and see checkpointDue), the next commit checkpoints into data.json and starts a new journal. */
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 /** Assumed size of a record in data.json until a checkpoint has measured it. */
@@ -105,7 +114,8 @@ export class Store {
   }
 
   private moveJournalsAside(suffix: string): void {
-    for (const f of readdirSync(this.dataDir)) if (/^journal-\d+\.jsonl$/.test(f)) renameSync(join(this.dataDir, f), join(this.dataDir, f + suffix));
+    for (const f of readdirSync(this.dataDir))
+      if (/^journal-\d+\.jsonl$/.test(f)) renameSync(join(this.dataDir, f), join(this.dataDir, f + suffix));
   }
 
   /** Registers work (e.g. the history log's fsync) that every commit also waits for. */

@@ -21,7 +21,12 @@ export interface Tunnel {
 
 /** What the tunnel needs from ngrok: one call that forwards and returns a closable listener. */
 export interface NgrokLike {
-  forward(config: { addr: string; authtoken: string; server_addr?: string; onStatusChange?: (status: string) => void }): Promise<{ url(): string | null; close(): Promise<void> }>;
+  forward(config: {
+    addr: string;
+    authtoken: string;
+    server_addr?: string;
+    onStatusChange?: (status: string) => void;
+  }): Promise<{ url(): string | null; close(): Promise<void> }>;
 }
 
 export interface TunnelDeps {
@@ -83,13 +88,22 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
     const onStatusChange = (status: string) => {
       // ngrok reconnects by itself; say so while it does, and come back when it has.
       if (gen !== generation || !listener) return;
-      if (status === 'closed' && current.status === 'online') set({ status: 'connecting', message: 'Connection to ngrok lost; reconnecting.' });
+      if (status === 'closed' && current.status === 'online')
+        set({ status: 'connecting', message: 'Connection to ngrok lost; reconnecting.' });
       if (status === 'connected' && current.status === 'connecting') set({ status: 'online', public_url: listener.url() ?? undefined });
     };
-    const attempt = lib.forward({ addr: deps.targetUrl(), authtoken: token, onStatusChange, ...(deps.serverAddr ? { server_addr: deps.serverAddr } : {}) });
+    const attempt = lib.forward({
+      addr: deps.targetUrl(),
+      authtoken: token,
+      onStatusChange,
+      ...(deps.serverAddr ? { server_addr: deps.serverAddr } : {}),
+    });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`No answer from ngrok within ${Math.round(timeoutMs / 1000)} s (is there a network?)`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`No answer from ngrok within ${Math.round(timeoutMs / 1000)} s (is there a network?)`)),
+        timeoutMs,
+      );
     });
     try {
       const l = await Promise.race([attempt, timeout]);
@@ -103,7 +117,10 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
       set({ status: 'online', public_url: url });
     } catch (err) {
       // A listener that arrives after the timeout is not wanted any more.
-      attempt.then((late) => (listener === late ? undefined : late.close().catch(() => undefined)), () => undefined);
+      attempt.then(
+        (late) => (listener === late ? undefined : late.close().catch(() => undefined)),
+        () => undefined,
+      );
       if (gen === generation) {
         await closeListener();
         set({ status: 'error', message: errorMessage(err) });

@@ -67,7 +67,12 @@ export function ApiKeysScreen() {
                   {k.current_console ? (
                     <span className="subtle">In use by this console</span>
                   ) : (
-                    <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.label} (${k.hint})`}>
+                    <button
+                      type="button"
+                      className="btn btn-small btn-ghost-danger"
+                      onClick={() => setRevoking(k)}
+                      aria-label={`Revoke ${k.label} (${k.hint})`}
+                    >
                       Revoke
                     </button>
                   )}

@@ -37,7 +37,11 @@ export function MetadataEditor({ doc }: { doc: Document }) {
 
   return (
     <form onSubmit={submit} noValidate className="form">
-      <Field label="Metadata (JSON)" error={localError ?? apiError} hint="A JSON object of at most 50 keys; each key at most 40 characters. Saving replaces all metadata.">
+      <Field
+        label="Metadata (JSON)"
+        error={localError ?? apiError}
+        hint="A JSON object of at most 50 keys; each key at most 40 characters. Saving replaces all metadata."
+      >
         <textarea
           className="code-input"
           rows={Math.min(16, Math.max(4, text.split('\n').length + 1))}

@@ -32,7 +32,10 @@ export function Timeline({ documentId }: { documentId: string }) {
               {e.deliveries.map((d) => (
                 <li key={d.id} className="timeline-delivery">
                   <DeliveryStatusBadge status={d.status} code={d.last_status_code} />
-                  <Link to={href(`/settings/webhooks/${encodeURIComponent(d.subscription_id)}`, { delivery: d.id })} className="truncate mono">
+                  <Link
+                    to={href(`/settings/webhooks/${encodeURIComponent(d.subscription_id)}`, { delivery: d.id })}
+                    className="truncate mono"
+                  >
                     {d.url}
                   </Link>
                   <span className="subtle">

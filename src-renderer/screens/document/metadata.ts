@@ -12,7 +12,8 @@ export function checkMetadata(text: string): MetadataCheck {
     const detail = err instanceof Error ? err.message : '';
     return { ok: false, message: `Not valid JSON${detail ? `: ${detail}` : '.'}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'Metadata must be a JSON object, like {"key": "value"}.' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, message: 'Metadata must be a JSON object, like {"key": "value"}.' };
   const keys = Object.keys(value);
   if (keys.length > 50) return { ok: false, message: `Metadata may have at most 50 keys (this has ${keys.length}).` };
   const long = keys.find((k) => k.length > 40);

@@ -59,7 +59,12 @@ export function DocumentsScreen() {
         </label>
         <label className="toolbar-field toolbar-grow">
           <span className="toolbar-label">Search</span>
-          <input type="search" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="Title, document ID, recipient name or email" />
+          <input
+            type="search"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            placeholder="Title, document ID, recipient name or email"
+          />
         </label>
       </div>
       <DocumentTable key={`${status ?? ''}|${q}`} status={status} q={q} onNew={() => setCreating(true)} />
@@ -113,7 +118,14 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
           );
         })}
       </DataTable>
-      <Pager label="Documents" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].public_id)} />
+      <Pager
+        label="Documents"
+        page={pager.page}
+        hasPrev={pager.hasPrev}
+        hasMore={has_more}
+        onPrev={pager.prev}
+        onNext={() => pager.next(data[data.length - 1].public_id)}
+      />
     </>
   );
 }

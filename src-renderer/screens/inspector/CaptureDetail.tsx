@@ -19,7 +19,10 @@ import { ReplayForm } from './ReplayForm.js';
 import { VerdictPanel } from './VerdictPanel.js';
 
 function answerText(r: { status: number | null; delay_ms: number; hang: boolean; sender_gave_up_after_ms?: number }): string {
-  if (r.hang) return r.sender_gave_up_after_ms !== undefined ? `Never answered (hang); the sender gave up after ${r.sender_gave_up_after_ms} ms` : 'Never answered (hang)';
+  if (r.hang)
+    return r.sender_gave_up_after_ms !== undefined
+      ? `Never answered (hang); the sender gave up after ${r.sender_gave_up_after_ms} ms`
+      : 'Never answered (hang)';
   return `HTTP ${r.status}${r.delay_ms ? ` after a ${r.delay_ms} ms delay` : ''}`;
 }
 
@@ -51,7 +54,15 @@ export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captu
           </button>
         )}
       </div>
-      {replaying && <ReplayForm captureId={c.id} bodyText={c.body_text} inboxes={inboxes.data ?? []} fromInbox={c.inbox_id} onClose={() => setReplaying(false)} />}
+      {replaying && (
+        <ReplayForm
+          captureId={c.id}
+          bodyText={c.body_text}
+          inboxes={inboxes.data ?? []}
+          fromInbox={c.inbox_id}
+          onClose={() => setReplaying(false)}
+        />
+      )}
       <dl className="detail-facts">
         <Fact label="Received">
           <Time iso={c.received_at} mode="exact" />
@@ -80,7 +91,11 @@ export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captu
             )}
           </Fact>
         )}
-        {c.remote_address && <Fact label="From" className="mono">{c.remote_address}</Fact>}
+        {c.remote_address && (
+          <Fact label="From" className="mono">
+            {c.remote_address}
+          </Fact>
+        )}
       </dl>
       <section className="detail-section" aria-label="Request headers">
         <h3 className="detail-h">Headers</h3>

@@ -41,7 +41,9 @@ function DiffLine({ line, n }: { line: LineOp; n: number }) {
         {word && <span className="visually-hidden">{word}: </span>}
         {left === null ? '' : line.op === 'changed' ? <ChangedText text={left} other={line.right} side="left" /> : left}
       </td>
-      <td className="diff-cell diff-right">{right === null ? '' : line.op === 'changed' ? <ChangedText text={right} other={line.left} side="right" /> : right}</td>
+      <td className="diff-cell diff-right">
+        {right === null ? '' : line.op === 'changed' ? <ChangedText text={right} other={line.left} side="right" /> : right}
+      </td>
     </tr>
   );
 }
@@ -54,7 +56,7 @@ type Item = { kind: 'line'; line: LineOp; n: number } | { kind: 'fold'; start: n
 /** The lines to show: runs of unchanged lines longer than the context are folded. */
 export function foldLines(lines: LineOp[], unfolded: ReadonlySet<number>): Item[] {
   const out: Item[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (lines[i].op !== 'same') {
       out.push({ kind: 'line', line: lines[i], n: i + 1 });
       i++;
@@ -91,7 +93,11 @@ export function CompareView({ pair }: { pair: CapturePair }) {
   const summary = [
     methodChanged ? `method changed (${sent.method} → ${pair.received.method})` : null,
     headerChanges === 0 ? 'headers the same' : `${headerChanges} header ${headerChanges === 1 ? 'difference' : 'differences'}`,
-    body.identical ? 'body identical, byte for byte' : body.sameJson ? 'body bytes differ, same JSON' : `body differs (${body.changes} ${body.changes === 1 ? 'line' : 'lines'})`,
+    body.identical
+      ? 'body identical, byte for byte'
+      : body.sameJson
+        ? 'body bytes differ, same JSON'
+        : `body differs (${body.changes} ${body.changes === 1 ? 'line' : 'lines'})`,
   ].filter(Boolean);
   const clean = !methodChanged && headerChanges === 0 && body.identical;
 
@@ -100,15 +106,22 @@ export function CompareView({ pair }: { pair: CapturePair }) {
       <p className={clean ? 'compare-summary compare-clean' : 'compare-summary compare-dirty'} role="status">
         {clean ? 'No difference: ' : 'Differences: '}
         {summary.join(' · ')}
-        {pair.match === 'nearest' && <span className="compare-note"> No attempt sent exactly this request: compared with attempt {sent.attempt}, the last one sent before it arrived.</span>}
+        {pair.match === 'nearest' && (
+          <span className="compare-note">
+            {' '}
+            No attempt sent exactly this request: compared with attempt {sent.attempt}, the last one sent before it arrived.
+          </span>
+        )}
       </p>
       <div className="compare-heads">
         <div>
-          <span className="compare-side">Sent</span> <span className="mono">{sent.method}</span> <span className="mono break">{sent.url}</span>
+          <span className="compare-side">Sent</span> <span className="mono">{sent.method}</span>{' '}
+          <span className="mono break">{sent.url}</span>
           <span className="subtle"> · attempt {sent.attempt}</span>
         </div>
         <div>
-          <span className="compare-side">Received</span> <span className="mono">{pair.received.method}</span> <span className="mono break">{pair.received.path}</span>
+          <span className="compare-side">Received</span> <span className="mono">{pair.received.method}</span>{' '}
+          <span className="mono break">{pair.received.path}</span>
           <span className="subtle"> · inbox {pair.inbox.name ?? pair.inbox.id}</span>
         </div>
       </div>
@@ -140,9 +153,7 @@ export function CompareView({ pair }: { pair: CapturePair }) {
       </table>
 
       <table className="diff-table compare-body">
-        <caption className="compare-caption">
-          Body {body.basis === 'json' ? '(JSON, formatted for comparison)' : '(text)'}
-        </caption>
+        <caption className="compare-caption">Body {body.basis === 'json' ? '(JSON, formatted for comparison)' : '(text)'}</caption>
         <thead>
           <tr>
             <th scope="col">

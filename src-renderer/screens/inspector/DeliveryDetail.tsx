@@ -49,7 +49,11 @@ function AttemptItem({ a, open }: { a: Attempt; open: boolean }) {
 
 function Landed({ detail, onCompare }: { detail: Detail; onCompare: (captureId: string) => void }) {
   if (detail.landed.length === 0) {
-    return <p className="subtle">{detail.row.inbox_id ? 'Not received by the inbox yet.' : 'Sent to a URL outside this receiver: nothing to compare with.'}</p>;
+    return (
+      <p className="subtle">
+        {detail.row.inbox_id ? 'Not received by the inbox yet.' : 'Sent to a URL outside this receiver: nothing to compare with.'}
+      </p>
+    );
   }
   return (
     <ul className="landed">
@@ -113,16 +117,24 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         <Fact label="webhook-id" className="mono">
           {d.delivery.id} <CopyButton value={d.delivery.id} what="webhook-id" />
         </Fact>
-        <Fact label="URL" className="mono break">{d.delivery.url}</Fact>
+        <Fact label="URL" className="mono break">
+          {d.delivery.url}
+        </Fact>
         <Fact label="Subscription" className="mono">
-          {d.subscription ? <Link to={href(`/settings/webhooks/${encodeURIComponent(d.subscription.public_id)}`)}>{d.subscription.public_id}</Link> : `${d.delivery.subscription_id} (deleted)`}
+          {d.subscription ? (
+            <Link to={href(`/settings/webhooks/${encodeURIComponent(d.subscription.public_id)}`)}>{d.subscription.public_id}</Link>
+          ) : (
+            `${d.delivery.subscription_id} (deleted)`
+          )}
         </Fact>
         {d.delivery.document_id && (
           <Fact label="Document" className="mono">
             <Link to={href('/documents', { d: d.delivery.document_id })}>{d.delivery.document_id}</Link>
           </Fact>
         )}
-        <Fact label="Event" className="mono">{d.delivery.event_id}</Fact>
+        <Fact label="Event" className="mono">
+          {d.delivery.event_id}
+        </Fact>
         <Fact label="Created">
           <Time iso={d.delivery.created_at} mode="exact" />
         </Fact>
@@ -139,7 +151,11 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
       <section className="detail-section" aria-label="Attempts">
         <h3 className="detail-h">Attempts</h3>
         {d.attempts.length === 0 ? (
-          <p className="subtle">{d.delivery.attempts > 0 ? 'Its attempts are not in the log (imported without them, or dropped by retention).' : 'No attempt made yet.'}</p>
+          <p className="subtle">
+            {d.delivery.attempts > 0
+              ? 'Its attempts are not in the log (imported without them, or dropped by retention).'
+              : 'No attempt made yet.'}
+          </p>
         ) : (
           <ol className="attempt-list">
             {[...d.attempts].reverse().map((a, i) => (

@@ -20,7 +20,12 @@ function download(name: string, text: string): void {
 }
 
 function describe(r: ImportResult): string {
-  const parts = [`${r.deliveries_added} deliveries`, `${r.events_added} events`, `${r.captures_added} captures`, `${r.inboxes_created} inboxes`];
+  const parts = [
+    `${r.deliveries_added} deliveries`,
+    `${r.events_added} events`,
+    `${r.captures_added} captures`,
+    `${r.inboxes_created} inboxes`,
+  ];
   return `Imported ${parts.join(', ')}${r.skipped ? ` (${r.skipped} entries skipped: already here, or unreadable)` : ''}. Anything already here was left alone.`;
 }
 

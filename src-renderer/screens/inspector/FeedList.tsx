@@ -13,7 +13,9 @@ const OUTCOME_TONE: Record<string, string> = { succeeded: 'success', failed: 'da
 
 export function clock(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 }
 
 function shortUrl(url: string): string {
@@ -35,16 +37,31 @@ export function OutcomeBadge({ row }: { row: InspectorRow }) {
     return <span className={`badge badge-${w.tone}`}>{w.short}</span>;
   }
   const retrying = row.outcome === 'pending' && row.attempts > 0;
-  return <span className={`badge badge-${retrying ? 'danger' : (OUTCOME_TONE[row.outcome] ?? 'neutral')}`}>{retrying ? 'retrying' : row.outcome}</span>;
+  return (
+    <span className={`badge badge-${retrying ? 'danger' : (OUTCOME_TONE[row.outcome] ?? 'neutral')}`}>
+      {retrying ? 'retrying' : row.outcome}
+    </span>
+  );
 }
 
 export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: InspectorRow; inboxName: (id: string) => string | null }) {
   const out = row.kind === 'delivery';
   const inbox = row.inbox_id ? inboxName(row.inbox_id) : null;
-  const where = out ? (inbox ? `→ ${inbox}` : shortUrl(row.target)) : `${inbox ?? row.inbox_id} ${row.target.replace(/^\/in\/inb_[0-9A-Za-z]+/, '') || ''}`.trim();
+  const where = out
+    ? inbox
+      ? `→ ${inbox}`
+      : shortUrl(row.target)
+    : `${inbox ?? row.inbox_id} ${row.target.replace(/^\/in\/inb_[0-9A-Za-z]+/, '') || ''}`.trim();
   const meta = out
-    ? [row.status_code !== null ? String(row.status_code) : row.error ? 'error' : null, row.duration_ms !== null ? `${row.duration_ms} ms` : null].filter(Boolean).join(' · ')
-    : [row.status_code !== null ? String(row.status_code) : 'no answer', row.size !== null ? size(row.size) : null].filter(Boolean).join(' · ');
+    ? [
+        row.status_code !== null ? String(row.status_code) : row.error ? 'error' : null,
+        row.duration_ms !== null ? `${row.duration_ms} ms` : null,
+      ]
+        .filter(Boolean)
+        .join(' · ')
+    : [row.status_code !== null ? String(row.status_code) : 'no answer', row.size !== null ? size(row.size) : null]
+        .filter(Boolean)
+        .join(' · ');
   return (
     <div className="feed-row">
       <span className={out ? 'dir dir-out' : 'dir dir-in'} title={out ? 'Sent by the local service' : 'Received by an inbox'}>

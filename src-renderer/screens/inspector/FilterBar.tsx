@@ -21,7 +21,15 @@ export interface FilterBarProps {
   debounceMs?: number;
 }
 
-function TextFilter(props: { label: string; param: FilterParam; value: string | undefined; placeholder: string; onChange: FilterBarProps['onChange']; debounceMs: number; className?: string }) {
+function TextFilter(props: {
+  label: string;
+  param: FilterParam;
+  value: string | undefined;
+  placeholder: string;
+  onChange: FilterBarProps['onChange'];
+  debounceMs: number;
+  className?: string;
+}) {
   const id = useId();
   const [text, setText] = useState(props.value ?? '');
   const applied = useRef(props.value ?? '');
@@ -46,7 +54,15 @@ function TextFilter(props: { label: string; param: FilterParam; value: string | 
       <label htmlFor={id} className="filter-label">
         {props.label}
       </label>
-      <input id={id} type="search" value={text} placeholder={props.placeholder} onChange={(e) => setText(e.target.value)} autoComplete="off" spellCheck={false} />
+      <input
+        id={id}
+        type="search"
+        value={text}
+        placeholder={props.placeholder}
+        onChange={(e) => setText(e.target.value)}
+        autoComplete="off"
+        spellCheck={false}
+      />
     </div>
   );
 }
@@ -54,7 +70,14 @@ function TextFilter(props: { label: string; param: FilterParam; value: string | 
 /** A choice as [value, label]. */
 type Choice = readonly [string, string];
 
-function SelectFilter(props: { label: string; param: FilterParam; value: string | undefined; onChange: FilterBarProps['onChange']; choices: readonly Choice[]; anyLabel: string }) {
+function SelectFilter(props: {
+  label: string;
+  param: FilterParam;
+  value: string | undefined;
+  onChange: FilterBarProps['onChange'];
+  choices: readonly Choice[];
+  anyLabel: string;
+}) {
   const id = useId();
   return (
     <div className="filter">
@@ -81,18 +104,70 @@ const DIRECTIONS: readonly Choice[] = [
 export function FilterBar({ filters, options, onChange, onClear, debounceMs = 300 }: FilterBarProps) {
   const count = activeFilterCount(filters);
   // A value from the URL that is not among the options (a deleted inbox, a typed link) stays selectable.
-  const subs = filters.subscription_id && !options.subscriptions.some((s) => s.id === filters.subscription_id) ? [...options.subscriptions, { id: filters.subscription_id, label: filters.subscription_id }] : options.subscriptions;
-  const inboxes = filters.inbox_id && !options.inboxes.some((i) => i.id === filters.inbox_id) ? [...options.inboxes, { id: filters.inbox_id, name: filters.inbox_id }] : options.inboxes;
-  const events = filters.event_type && !(EVENT_TYPES as readonly string[]).includes(filters.event_type) ? [...EVENT_TYPES, filters.event_type] : EVENT_TYPES;
+  const subs =
+    filters.subscription_id && !options.subscriptions.some((s) => s.id === filters.subscription_id)
+      ? [...options.subscriptions, { id: filters.subscription_id, label: filters.subscription_id }]
+      : options.subscriptions;
+  const inboxes =
+    filters.inbox_id && !options.inboxes.some((i) => i.id === filters.inbox_id)
+      ? [...options.inboxes, { id: filters.inbox_id, name: filters.inbox_id }]
+      : options.inboxes;
+  const events =
+    filters.event_type && !(EVENT_TYPES as readonly string[]).includes(filters.event_type)
+      ? [...EVENT_TYPES, filters.event_type]
+      : EVENT_TYPES;
   return (
     <form className="filter-bar" role="search" aria-label="Filter the inspector" onSubmit={(e) => e.preventDefault()}>
-      <TextFilter label="Search" param="q" value={filters.q} placeholder="id, URL, error or body text" onChange={onChange} debounceMs={debounceMs} className="filter-grow" />
+      <TextFilter
+        label="Search"
+        param="q"
+        value={filters.q}
+        placeholder="id, URL, error or body text"
+        onChange={onChange}
+        debounceMs={debounceMs}
+        className="filter-grow"
+      />
       <SelectFilter label="Direction" param="kind" value={filters.kind} onChange={onChange} anyLabel="Both" choices={DIRECTIONS} />
-      <SelectFilter label="Event type" param="event" value={filters.event_type} onChange={onChange} anyLabel="Any" choices={events.map((t) => [t, t])} />
-      <SelectFilter label="Outcome" param="outcome" value={filters.outcome} onChange={onChange} anyLabel="Any" choices={FILTER_OUTCOMES.map((o) => [o, OUTCOME_LABELS[o]])} />
-      <SelectFilter label="Subscription" param="subscription" value={filters.subscription_id} onChange={onChange} anyLabel="Any" choices={subs.map((s) => [s.id, s.label])} />
-      <SelectFilter label="Inbox" param="inbox" value={filters.inbox_id} onChange={onChange} anyLabel="Any" choices={inboxes.map((i) => [i.id, i.name])} />
-      <TextFilter label="Document" param="document" value={filters.document_id} placeholder="doc_…" onChange={onChange} debounceMs={debounceMs} />
+      <SelectFilter
+        label="Event type"
+        param="event"
+        value={filters.event_type}
+        onChange={onChange}
+        anyLabel="Any"
+        choices={events.map((t) => [t, t])}
+      />
+      <SelectFilter
+        label="Outcome"
+        param="outcome"
+        value={filters.outcome}
+        onChange={onChange}
+        anyLabel="Any"
+        choices={FILTER_OUTCOMES.map((o) => [o, OUTCOME_LABELS[o]])}
+      />
+      <SelectFilter
+        label="Subscription"
+        param="subscription"
+        value={filters.subscription_id}
+        onChange={onChange}
+        anyLabel="Any"
+        choices={subs.map((s) => [s.id, s.label])}
+      />
+      <SelectFilter
+        label="Inbox"
+        param="inbox"
+        value={filters.inbox_id}
+        onChange={onChange}
+        anyLabel="Any"
+        choices={inboxes.map((i) => [i.id, i.name])}
+      />
+      <TextFilter
+        label="Document"
+        param="document"
+        value={filters.document_id}
+        placeholder="doc_…"
+        onChange={onChange}
+        debounceMs={debounceMs}
+      />
       <div className="filter filter-actions">
         <button type="button" className="btn btn-small btn-ghost" onClick={onClear} disabled={count === 0}>
           Clear{count > 0 ? ` (${count})` : ''}

@@ -50,7 +50,11 @@ function subscriptionLabel(s: Subscription, inboxNames: Map<string, string>): st
 function Detail({ selected, onCompare }: { selected: string | null; onCompare: (captureId: string) => void }) {
   if (!selected) return <p className="detail-empty subtle">Choose a row to see its headers, bodies, timing and verdict.</p>;
   const id = selected.slice(2);
-  return selected.startsWith('d:') ? <DeliveryDetail key={id} id={id} onCompare={onCompare} /> : <CaptureDetail key={id} id={id} onCompare={onCompare} />;
+  return selected.startsWith('d:') ? (
+    <DeliveryDetail key={id} id={id} onCompare={onCompare} />
+  ) : (
+    <CaptureDetail key={id} id={id} onCompare={onCompare} />
+  );
 }
 
 export function InspectorScreen() {
@@ -96,7 +100,13 @@ export function InspectorScreen() {
         <p className="page-lede">Every delivery as it leaves and every request as it lands, live.</p>
       </PageHeader>
       <section className="card chart-card" aria-label="Chart">
-        {stats.data ? <StatsChart stats={stats.data} /> : stats.isError ? <ErrorNotice error={stats.error} title="The chart could not be loaded." /> : <Loading what="the chart" />}
+        {stats.data ? (
+          <StatsChart stats={stats.data} />
+        ) : stats.isError ? (
+          <ErrorNotice error={stats.error} title="The chart could not be loaded." />
+        ) : (
+          <Loading what="the chart" />
+        )}
       </section>
       <FilterBar filters={filters} options={options} onChange={onFilter} onClear={onClear} />
       <div className="inspector-split">
@@ -124,7 +134,8 @@ export function InspectorScreen() {
                 </button>
               ) : (
                 <>
-                  Make an inbox and subscribe it on the <Link to={href('/receiver')}>Receiver</Link> page, then change a document: its deliveries appear here as they happen.
+                  Make an inbox and subscribe it on the <Link to={href('/receiver')}>Receiver</Link> page, then change a document: its
+                  deliveries appear here as they happen.
                 </>
               )}
             </EmptyState>

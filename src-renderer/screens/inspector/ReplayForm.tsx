@@ -12,7 +12,19 @@ import { BodyView } from './BodyView.js';
 
 const OTHER = '__other__';
 
-export function ReplayForm({ captureId, bodyText, inboxes, fromInbox, onClose }: { captureId: string; bodyText: string | null; inboxes: Inbox[]; fromInbox: string; onClose: () => void }) {
+export function ReplayForm({
+  captureId,
+  bodyText,
+  inboxes,
+  fromInbox,
+  onClose,
+}: {
+  captureId: string;
+  bodyText: string | null;
+  inboxes: Inbox[];
+  fromInbox: string;
+  onClose: () => void;
+}) {
   const others = inboxes.filter((i) => i.id !== fromInbox);
   const [target, setTarget] = useState<string>(others[0]?.local_url ?? OTHER);
   const [url, setUrl] = useState('');
@@ -26,7 +38,11 @@ export function ReplayForm({ captureId, bodyText, inboxes, fromInbox, onClose }:
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const to = target === OTHER ? url.trim() : target;
-    replay.mutate(mode === 'exact' ? { url: to, mode } : { url: to, mode, body: body !== bodyText ? body : undefined, secret: secret.trim() || undefined });
+    replay.mutate(
+      mode === 'exact'
+        ? { url: to, mode }
+        : { url: to, mode, body: body !== bodyText ? body : undefined, secret: secret.trim() || undefined },
+    );
   };
   const r = replay.data;
   return (
@@ -45,7 +61,14 @@ export function ReplayForm({ captureId, bodyText, inboxes, fromInbox, onClose }:
         </Field>
         {target === OTHER && (
           <Field label="URL" error={err?.fieldMessage('url')}>
-            <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" spellCheck={false} autoComplete="off" />
+            <input
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="http://127.0.0.1:3000/webhooks"
+              spellCheck={false}
+              autoComplete="off"
+            />
           </Field>
         )}
       </div>
@@ -65,8 +88,19 @@ export function ReplayForm({ captureId, bodyText, inboxes, fromInbox, onClose }:
           <Field label="Body" error={err?.fieldMessage('body')}>
             <textarea className="code-input" rows={8} value={body} onChange={(e) => setBody(e.target.value)} spellCheck={false} />
           </Field>
-          <Field label="Secret (optional)" hint="Empty: the inbox's own secret, the one that verified this request." error={err?.fieldMessage('secret')}>
-            <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} placeholder="whsec_…" autoComplete="off" spellCheck={false} />
+          <Field
+            label="Secret (optional)"
+            hint="Empty: the inbox's own secret, the one that verified this request."
+            error={err?.fieldMessage('secret')}
+          >
+            <input
+              type="password"
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+              placeholder="whsec_…"
+              autoComplete="off"
+              spellCheck={false}
+            />
           </Field>
         </>
       )}

@@ -9,7 +9,12 @@ import type { InspectorStats, StatsBucket } from '@shared/inspector-types.js';
 const W = 600;
 const H = 100;
 const SERIES = ['succeeded', 'retrying', 'failed', 'pending'] as const;
-const SERIES_LABEL: Record<(typeof SERIES)[number], string> = { succeeded: 'succeeded', retrying: 'retrying', failed: 'failed', pending: 'not sent yet' };
+const SERIES_LABEL: Record<(typeof SERIES)[number], string> = {
+  succeeded: 'succeeded',
+  retrying: 'retrying',
+  failed: 'failed',
+  pending: 'not sent yet',
+};
 
 const hhmm = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);
@@ -54,7 +59,21 @@ type LegendItem = readonly [string, string];
  * (grid lines at half and full height, then the caller's marks) and the time axis.
  * With `label` the SVG is an image named for assistive tech; without, it is hidden.
  */
-function ChartPanel({ title, legend, max, minutes, label, children }: { title: string; legend: readonly LegendItem[]; max: string; minutes: number; label?: string; children: ReactNode }) {
+function ChartPanel({
+  title,
+  legend,
+  max,
+  minutes,
+  label,
+  children,
+}: {
+  title: string;
+  legend: readonly LegendItem[];
+  max: string;
+  minutes: number;
+  label?: string;
+  children: ReactNode;
+}) {
   const named = label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true };
   return (
     <div className="chart-panel">
@@ -73,7 +92,15 @@ function ChartPanel({ title, legend, max, minutes, label, children }: { title: s
         <span className="chart-max">{max}</span>
         <svg className="chart-svg" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" width="100%" height="88" {...named}>
           {[0.5, 1].map((f) => (
-            <line key={f} className="chart-grid" x1={0} x2={W} y1={H - f * (H - 4)} y2={H - f * (H - 4)} vectorEffect="non-scaling-stroke" />
+            <line
+              key={f}
+              className="chart-grid"
+              x1={0}
+              x2={W}
+              y1={H - f * (H - 4)}
+              y2={H - f * (H - 4)}
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
           {children}
         </svg>
@@ -118,7 +145,15 @@ export function StatsChart({ stats }: { stats: InspectorStats }) {
             </g>
           );
         })}
-        <path className="chart-line line-captures" d={linePath(buckets.map((b) => b.captures), maxCount, step)} vectorEffect="non-scaling-stroke" />
+        <path
+          className="chart-line line-captures"
+          d={linePath(
+            buckets.map((b) => b.captures),
+            maxCount,
+            step,
+          )}
+          vectorEffect="non-scaling-stroke"
+        />
       </ChartPanel>
       <ChartPanel
         title="Delivery latency"
@@ -129,8 +164,24 @@ export function StatsChart({ stats }: { stats: InspectorStats }) {
         max={ms(maxLatency)}
         minutes={stats.minutes}
       >
-        <path className="chart-line line-p95" d={linePath(buckets.map((b) => b.p95_ms), maxLatency, step)} vectorEffect="non-scaling-stroke" />
-        <path className="chart-line line-p50" d={linePath(buckets.map((b) => b.p50_ms), maxLatency, step)} vectorEffect="non-scaling-stroke" />
+        <path
+          className="chart-line line-p95"
+          d={linePath(
+            buckets.map((b) => b.p95_ms),
+            maxLatency,
+            step,
+          )}
+          vectorEffect="non-scaling-stroke"
+        />
+        <path
+          className="chart-line line-p50"
+          d={linePath(
+            buckets.map((b) => b.p50_ms),
+            maxLatency,
+            step,
+          )}
+          vectorEffect="non-scaling-stroke"
+        />
       </ChartPanel>
     </div>
   );

@@ -8,7 +8,12 @@ import { describeAge, verdictWords } from './verdict-text.js';
 
 export function VerdictPanel({ verdict, duplicate, attemptForId }: { verdict: Verdict | null; duplicate: boolean; attemptForId: number }) {
   const words = verdictWords(verdict?.reason ?? null);
-  const source = verdict?.secret_source === 'pasted' ? 'the secret pasted on the inbox' : verdict?.secret_source === 'linked' ? 'a linked subscription’s secret' : 'no secret';
+  const source =
+    verdict?.secret_source === 'pasted'
+      ? 'the secret pasted on the inbox'
+      : verdict?.secret_source === 'linked'
+        ? 'a linked subscription’s secret'
+        : 'no secret';
   const age = describeAge(verdict?.timestamp_age_s ?? null);
   return (
     <section className={`verdict verdict-${words.tone}`} aria-label="Verdict">
@@ -38,7 +43,8 @@ export function VerdictPanel({ verdict, duplicate, attemptForId }: { verdict: Ve
       )}
       {duplicate && (
         <p className="verdict-duplicate">
-          <span className="badge badge-warning">duplicate</span> This webhook-id reached this inbox before: this is request {attemptForId} with it. Receivers should process it only once.
+          <span className="badge badge-warning">duplicate</span> This webhook-id reached this inbox before: this is request {attemptForId}{' '}
+          with it. Receivers should process it only once.
         </p>
       )}
     </section>

@@ -49,9 +49,12 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     return () => ro.disconnect();
   }, []);
 
-  useEffect(() => () => {
-    if (frame.current !== null) cancelAnimationFrame(frame.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
 
   // One state update per animation frame, however many scroll events arrive.
   const onScroll = useCallback(() => {

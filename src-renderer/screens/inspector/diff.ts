@@ -4,7 +4,16 @@
 // one-line JSON body shows which field changed). Pure functions, tested on their own.
 
 /** Headers the HTTP client or the network add or set per connection: not the sender's doing. */
-export const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'expect']);
+export const TRANSPORT_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'accept-encoding',
+  'te',
+  'expect',
+]);
 
 export type HeaderState = 'same' | 'changed' | 'removed' | 'added' | 'transport';
 
@@ -30,7 +39,12 @@ export function headerDiff(sent: [string, string][], received: [string, string][
   const rows: HeaderRow[] = [];
   for (const [k, v] of s) {
     const got = r.get(k);
-    rows.push({ name: v.name, sent: v.value, received: got?.value ?? null, state: !got ? 'removed' : got.value === v.value ? 'same' : 'changed' });
+    rows.push({
+      name: v.name,
+      sent: v.value,
+      received: got?.value ?? null,
+      state: !got ? 'removed' : got.value === v.value ? 'same' : 'changed',
+    });
   }
   for (const [k, v] of r) {
     if (s.has(k)) continue;
@@ -41,7 +55,11 @@ export function headerDiff(sent: [string, string][], received: [string, string][
   return rows.sort((a, b) => order[a.state] - order[b.state] || a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
 }
 
-export type LineOp = { op: 'same'; left: string; right: string } | { op: 'changed'; left: string; right: string } | { op: 'removed'; left: string } | { op: 'added'; right: string };
+export type LineOp =
+  | { op: 'same'; left: string; right: string }
+  | { op: 'changed'; left: string; right: string }
+  | { op: 'removed'; left: string }
+  | { op: 'added'; right: string };
 
 /** Longest-common-subsequence line diff beyond this many cells falls back to a coarse one. */
 const MAX_CELLS = 4_000_000;
@@ -92,7 +110,7 @@ export function lineDiff(a: string[], b: string[]): LineOp[] {
 /** A run of removed lines followed by added ones is shown side by side as changed lines. */
 function pairChanges(ops: LineOp[]): LineOp[] {
   const out: LineOp[] = [];
-  for (let k = 0; k < ops.length; ) {
+  for (let k = 0; k < ops.length;) {
     if (ops[k].op !== 'removed') {
       out.push(ops[k++]);
       continue;

@@ -40,13 +40,15 @@ export const VERDICT_WORDS: Record<VerdictReason, VerdictWords> = {
   invalid_secret_format: {
     short: 'bad secret format',
     title: 'Not verified: the inbox’s secret is not a whsec_ secret',
-    explain: 'A Standard Webhooks secret is whsec_ followed by the base64 of 24 to 64 bytes. Paste the secret exactly as the sender gave it.',
+    explain:
+      'A Standard Webhooks secret is whsec_ followed by the base64 of 24 to 64 bytes. Paste the secret exactly as the sender gave it.',
     tone: 'warning',
   },
   wrong_secret: {
     short: 'wrong secret',
     title: 'Not verified: signed with a different secret',
-    explain: 'The body is exactly what was sent, and the signature matches the sending subscription’s secret: the inbox verifies with another one.',
+    explain:
+      'The body is exactly what was sent, and the signature matches the sending subscription’s secret: the inbox verifies with another one.',
     tone: 'danger',
   },
   body_modified: {
@@ -58,13 +60,15 @@ export const VERDICT_WORDS: Record<VerdictReason, VerdictWords> = {
   signature_mismatch: {
     short: 'signature mismatch',
     title: 'Not verified: the signature does not match',
-    explain: 'Signed with a different secret, or the body was changed after signing. The sender is not the local service, so which one cannot be told.',
+    explain:
+      'Signed with a different secret, or the body was changed after signing. The sender is not the local service, so which one cannot be told.',
     tone: 'danger',
   },
   timestamp_outside_tolerance: {
     short: 'stale timestamp',
     title: 'Not verified: timestamp outside the 5-minute tolerance',
-    explain: 'The signature matches, but webhook-timestamp is more than 5 minutes from the arrival time: a replay of an old request, or a clock far off.',
+    explain:
+      'The signature matches, but webhook-timestamp is more than 5 minutes from the arrival time: a replay of an old request, or a clock far off.',
     tone: 'warning',
   },
 };

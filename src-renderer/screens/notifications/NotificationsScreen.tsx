@@ -44,7 +44,8 @@ function NotificationTable({ documentId }: { documentId?: string }) {
   if (list.isPending) return <Loading what="notifications" />;
   if (list.isError) return <ErrorNotice error={list.error} title="The notifications could not be loaded." />;
   const { data, has_more } = list.data;
-  if (data.length === 0 && !pager.hasPrev) return <EmptyState title="No notifications yet.">Sending a document or a reminder makes some.</EmptyState>;
+  if (data.length === 0 && !pager.hasPrev)
+    return <EmptyState title="No notifications yet.">Sending a document or a reminder makes some.</EmptyState>;
   return (
     <>
       <DataTable caption="Notifications, newest first" columns={['Sent', 'Kind', 'Recipient', 'Document']}>
@@ -66,7 +67,14 @@ function NotificationTable({ documentId }: { documentId?: string }) {
           </tr>
         ))}
       </DataTable>
-      <Pager label="Notifications" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].id)} />
+      <Pager
+        label="Notifications"
+        page={pager.page}
+        hasPrev={pager.hasPrev}
+        hasMore={has_more}
+        onPrev={pager.prev}
+        onNext={() => pager.next(data[data.length - 1].id)}
+      />
     </>
   );
 }

@@ -22,7 +22,16 @@ export function InboxForm({ inbox, onDone, onCancel }: { inbox?: Inbox; onDone: 
   const err = m.error instanceof ApiRequestError ? m.error : undefined;
   const fieldError = (f: string) => err?.fieldMessage(f);
   // Errors of fields shown beside a control; anything else goes in the notice below.
-  const shown = new Set(['name', 'secret', 'response.mode', 'response.status', 'response.fail_first_n', 'response.fail_status', 'response.retry_after', 'response.delay_ms']);
+  const shown = new Set([
+    'name',
+    'secret',
+    'response.mode',
+    'response.status',
+    'response.fail_first_n',
+    'response.fail_status',
+    'response.retry_after',
+    'response.delay_ms',
+  ]);
   const otherError = m.error != null && !(err && err.fields.length > 0 && err.fields.every((f) => shown.has(f.field)));
 
   const submit = (e: FormEvent) => {
@@ -55,7 +64,14 @@ export function InboxForm({ inbox, onDone, onCancel }: { inbox?: Inbox; onDone: 
           error={fieldError('secret')}
           hint="The whsec_ secret the real service gave you. Kept here, shown afterwards only as a fingerprint. Empty: use the secret of a local subscription that points at this inbox."
         >
-          <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} placeholder="whsec_…" autoComplete="off" spellCheck={false} />
+          <input
+            type="password"
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            placeholder="whsec_…"
+            autoComplete="off"
+            spellCheck={false}
+          />
         </Field>
       </div>
       {inbox && (
@@ -63,7 +79,12 @@ export function InboxForm({ inbox, onDone, onCancel }: { inbox?: Inbox; onDone: 
           <SecretState inbox={inbox} />
           {inbox.secret.source === 'pasted' && (
             <label className="checkbox">
-              <input type="checkbox" checked={clearSecret} onChange={(e) => setClearSecret(e.target.checked)} disabled={secret.trim() !== ''} />
+              <input
+                type="checkbox"
+                checked={clearSecret}
+                onChange={(e) => setClearSecret(e.target.checked)}
+                disabled={secret.trim() !== ''}
+              />
               Remove the pasted secret (verify with linked subscriptions instead)
             </label>
           )}

@@ -20,7 +20,17 @@ import { SecretState } from './SecretState.js';
 import { SubscribeDialog } from './SubscribeDialog.js';
 import { TunnelPanel } from './TunnelPanel.js';
 
-function InboxItem({ inbox, onEdit, onSubscribe, onDelete }: { inbox: Inbox; onEdit: () => void; onSubscribe: () => void; onDelete: () => void }) {
+function InboxItem({
+  inbox,
+  onEdit,
+  onSubscribe,
+  onDelete,
+}: {
+  inbox: Inbox;
+  onEdit: () => void;
+  onSubscribe: () => void;
+  onDelete: () => void;
+}) {
   return (
     <li className="inbox" aria-label={`Inbox ${inbox.name}`}>
       <div className="inbox-top">
@@ -43,12 +53,14 @@ function InboxItem({ inbox, onEdit, onSubscribe, onDelete }: { inbox: Inbox; onE
       </div>
       <dl className="inbox-facts">
         <Fact label="Local URL">
-          <span className="mono inbox-url">{inbox.local_url}</span> <CopyButton value={inbox.local_url} what={`local URL of ${inbox.name}`} />
+          <span className="mono inbox-url">{inbox.local_url}</span>{' '}
+          <CopyButton value={inbox.local_url} what={`local URL of ${inbox.name}`} />
         </Fact>
         <Fact label="Public URL">
           {inbox.public_url ? (
             <>
-              <span className="mono inbox-url">{inbox.public_url}</span> <CopyButton value={inbox.public_url} what={`public URL of ${inbox.name}`} />
+              <span className="mono inbox-url">{inbox.public_url}</span>{' '}
+              <CopyButton value={inbox.public_url} what={`public URL of ${inbox.name}`} />
             </>
           ) : (
             <span className="subtle">none: the tunnel is not online</span>
@@ -75,7 +87,9 @@ export function ReceiverScreen() {
   return (
     <>
       <PageHeader title="Receiver">
-        <p className="page-lede">Inboxes that capture every request byte for byte, verify its signature, and answer the way you tell them to.</p>
+        <p className="page-lede">
+          Inboxes that capture every request byte for byte, verify its signature, and answer the way you tell them to.
+        </p>
       </PageHeader>
       <Card title="Tunnel">
         <TunnelPanel />
@@ -90,7 +104,13 @@ export function ReceiverScreen() {
         ) : (
           <ul className="inboxes">
             {inboxes.data.map((i) => (
-              <InboxItem key={i.id} inbox={i} onEdit={() => setEditing(i)} onSubscribe={() => setSubscribing(i)} onDelete={() => setDeleting(i)} />
+              <InboxItem
+                key={i.id}
+                inbox={i}
+                onEdit={() => setEditing(i)}
+                onSubscribe={() => setSubscribing(i)}
+                onDelete={() => setDeleting(i)}
+              />
             ))}
           </ul>
         )}
@@ -121,7 +141,8 @@ export function ReceiverScreen() {
           }}
           onConfirm={() => remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
         >
-          Its {deleting.capture_count.toLocaleString()} captured requests are deleted with it. Subscriptions pointing at it stay, and their deliveries will fail with 404.
+          Its {deleting.capture_count.toLocaleString()} captured requests are deleted with it. Subscriptions pointing at it stay, and their
+          deliveries will fail with 404.
         </ConfirmDialog>
       )}
     </>

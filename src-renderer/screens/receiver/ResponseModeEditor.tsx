@@ -54,7 +54,15 @@ export function modeOf(d: ModeDraft): ResponseMode {
   }
 }
 
-export function ResponseModeEditor({ value, onChange, fieldError }: { value: ModeDraft; onChange: (d: ModeDraft) => void; fieldError: (field: string) => string | undefined }) {
+export function ResponseModeEditor({
+  value,
+  onChange,
+  fieldError,
+}: {
+  value: ModeDraft;
+  onChange: (d: ModeDraft) => void;
+  fieldError: (field: string) => string | undefined;
+}) {
   const set = (patch: Partial<ModeDraft>) => onChange({ ...value, ...patch });
   const legend = useId();
   const numeric = (label: string, key: keyof ModeDraft, hint: string) => (
@@ -85,7 +93,9 @@ export function ResponseModeEditor({ value, onChange, fieldError }: { value: Mod
         {value.mode === 'rate_limited' && numeric('Retry-After', 'retry_after', 'seconds, 0 to 86,400')}
         {value.mode !== 'hang' && numeric('Delay (ms)', 'delay_ms', 'optional, up to 300,000')}
       </div>
-      {value.mode === 'hang' && <p className="field-hint">The connection stays open until the sender gives up (the local service waits 15 s), or for 10 minutes.</p>}
+      {value.mode === 'hang' && (
+        <p className="field-hint">The connection stays open until the sender gives up (the local service waits 15 s), or for 10 minutes.</p>
+      )}
     </fieldset>
   );
 }

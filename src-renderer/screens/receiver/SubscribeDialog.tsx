@@ -19,7 +19,11 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
   return (
     <Modal
       title={`Subscribe ${inbox.name}`}
-      description={done ? undefined : `Creates a subscription to ${url}${inbox.public_url ? ' (the public URL: the tunnel is online)' : ' (the local URL)'}.`}
+      description={
+        done
+          ? undefined
+          : `Creates a subscription to ${url}${inbox.public_url ? ' (the public URL: the tunnel is online)' : ' (the local URL)'}.`
+      }
       onClose={onClose}
       actions={
         done ? (
@@ -31,7 +35,12 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
             <button type="button" className="btn" onClick={onClose}>
               Cancel
             </button>
-            <button type="button" className="btn btn-primary" disabled={subscribe.isPending} onClick={() => subscribe.mutate({ id: inbox.id, type }, { onSuccess: setDone })}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={subscribe.isPending}
+              onClick={() => subscribe.mutate({ id: inbox.id, type }, { onSuccess: setDone })}
+            >
               {subscribe.isPending ? 'Subscribing…' : 'Subscribe'}
             </button>
           </>
@@ -50,12 +59,14 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
           <p className="mono break">{done.subscription.url}</p>
           {done.inbox.secret.source === 'pasted' ? (
             <p className="notice notice-warning">
-              This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>): its
-              deliveries will say “signed with a different secret” until the pasted one is removed (Edit).
+              This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint{' '}
+              <span className="mono">{done.subscription.secret_fingerprint}</span>): its deliveries will say “signed with a different
+              secret” until the pasted one is removed (Edit).
             </p>
           ) : (
             <p className="subtle">
-              Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies its deliveries with it.
+              Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies
+              its deliveries with it.
             </p>
           )}
         </div>

@@ -17,7 +17,13 @@ import { Loading } from '../../components/States.js';
 import { desktopBridge } from '../../platform.js';
 import { tunnelText } from './inbox-text.js';
 
-function StaleSubscriptions({ stale, target }: { stale: { public_id: string; url: string; new_url: string; reason: string }[]; target: string }) {
+function StaleSubscriptions({
+  stale,
+  target,
+}: {
+  stale: { public_id: string; url: string; new_url: string; reason: string }[];
+  target: string;
+}) {
   const move = useMoveSubscriptions();
   const [moved, setMoved] = useState<MovedSubscription[] | null>(null);
   if (stale.length === 0 && !moved) return null;
@@ -26,8 +32,8 @@ function StaleSubscriptions({ stale, target }: { stale: { public_id: string; url
       {stale.length > 0 && (
         <>
           <p className="notice notice-warning">
-            {stale.length === 1 ? '1 subscription points' : `${stale.length} subscriptions point`} at an inbox through a URL that no longer reaches it. Move{' '}
-            {stale.length === 1 ? 'it' : 'them'} to {target}?
+            {stale.length === 1 ? '1 subscription points' : `${stale.length} subscriptions point`} at an inbox through a URL that no longer
+            reaches it. Move {stale.length === 1 ? 'it' : 'them'} to {target}?
           </p>
           <ul className="stale-list">
             {stale.map((s) => (
@@ -38,10 +44,17 @@ function StaleSubscriptions({ stale, target }: { stale: { public_id: string; url
             ))}
           </ul>
           <div className="inline-form-actions">
-            <button type="button" className="btn btn-primary btn-small" disabled={move.isPending} onClick={() => move.mutate(undefined, { onSuccess: (r) => setMoved(r.moved) })}>
+            <button
+              type="button"
+              className="btn btn-primary btn-small"
+              disabled={move.isPending}
+              onClick={() => move.mutate(undefined, { onSuccess: (r) => setMoved(r.moved) })}
+            >
               {move.isPending ? 'Moving…' : `Move ${stale.length === 1 ? 'it' : `all ${stale.length}`}`}
             </button>
-            <span className="subtle">Each is made again at the new URL with the same type and secret, then the old one is deleted (its id changes).</span>
+            <span className="subtle">
+              Each is made again at the new URL with the same type and secret, then the old one is deleted (its id changes).
+            </span>
           </div>
           {move.error != null && <ErrorNotice error={move.error} title="Not moved." />}
         </>
@@ -75,7 +88,11 @@ export function TunnelPanel() {
     if (value && bridge) {
       try {
         const info = await bridge.setSecret(NGROK_AUTHTOKEN_SECRET, value);
-        setKept(info.protectedByKeychain ? 'The authtoken is kept in the OS keychain for the next start.' : `The authtoken is kept for the next start. ${info.note}`);
+        setKept(
+          info.protectedByKeychain
+            ? 'The authtoken is kept in the OS keychain for the next start.'
+            : `The authtoken is kept for the next start. ${info.note}`,
+        );
       } catch (err) {
         setKept(`The authtoken is used for this run only: it could not be kept (${messageOf(err)}).`);
       }
@@ -109,8 +126,18 @@ export function TunnelPanel() {
         </div>
       ) : (
         <form className="tunnel-form" onSubmit={submit} aria-label="Start the tunnel">
-          <Field label="ngrok authtoken" hint={t.status === 'offline' ? 'From dashboard.ngrok.com. Never shown again.' : 'Empty: use the authtoken already set.'}>
-            <input type="password" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" spellCheck={false} placeholder={t.status === 'offline' ? '2abc…' : '(set)'} />
+          <Field
+            label="ngrok authtoken"
+            hint={t.status === 'offline' ? 'From dashboard.ngrok.com. Never shown again.' : 'Empty: use the authtoken already set.'}
+          >
+            <input
+              type="password"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={t.status === 'offline' ? '2abc…' : '(set)'}
+            />
           </Field>
           <button type="submit" className="btn btn-primary" disabled={start.isPending || (t.status === 'offline' && token.trim() === '')}>
             {start.isPending ? 'Connecting…' : 'Start tunnel'}

@@ -27,6 +27,10 @@ export function tunnelText(t: Pick<TunnelView, 'status' | 'public_url' | 'messag
       return { title: 'Off', tone: 'neutral', detail: 'An authtoken is set; the tunnel is stopped. The receiver works on its local URL.' };
     case 'offline':
     default:
-      return { title: 'Offline', tone: 'muted', detail: 'Offline: the receiver works on its local URL. Give an ngrok authtoken to get a public HTTPS URL.' };
+      return {
+        title: 'Offline',
+        tone: 'muted',
+        detail: 'Offline: the receiver works on its local URL. Give an ngrok authtoken to get a public HTTPS URL.',
+      };
   }
 }

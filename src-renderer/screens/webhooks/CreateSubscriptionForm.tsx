@@ -42,8 +42,21 @@ export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (
 
   return (
     <form className="create-form" onSubmit={submit} noValidate aria-label="New subscription">
-      <Field label="Endpoint URL" error={urlError} hint="https:// anywhere; http:// only for localhost and 127.0.0.1." className="field-grow">
-        <input type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks" autoComplete="off" spellCheck={false} />
+      <Field
+        label="Endpoint URL"
+        error={urlError}
+        hint="https:// anywhere; http:// only for localhost and 127.0.0.1."
+        className="field-grow"
+      >
+        <input
+          type="url"
+          inputMode="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="https://example.com/webhooks"
+          autoComplete="off"
+          spellCheck={false}
+        />
       </Field>
       <Field label="Subscription type" error={typeError}>
         <SubscriptionTypeSelect value={type} onChange={setType} />

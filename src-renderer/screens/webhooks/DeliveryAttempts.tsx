@@ -18,7 +18,8 @@ export function DeliveryAttempts({ subscriptionId, deliveryId }: { subscriptionI
   return (
     <div className="attempts">
       <p className="subtle">
-        Delivery <span className="mono">{q.data.id}</span> (the <span className="mono">webhook-id</span>) of event <span className="mono">{q.data.event_id}</span>
+        Delivery <span className="mono">{q.data.id}</span> (the <span className="mono">webhook-id</span>) of event{' '}
+        <span className="mono">{q.data.event_id}</span>
       </p>
       {attempts.length === 0 ? (
         <p className="subtle">No attempt made yet.</p>
@@ -50,9 +51,11 @@ function AttemptItem({ a }: { a: Attempt }) {
       )}
       <details className="attempt-details">
         <summary>Request headers</summary>
-        <pre className="code-block">{Object.entries(a.request.headers)
-          .map(([k, v]) => `${k}: ${v}`)
-          .join('\n')}</pre>
+        <pre className="code-block">
+          {Object.entries(a.request.headers)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n')}
+        </pre>
       </details>
     </li>
   );

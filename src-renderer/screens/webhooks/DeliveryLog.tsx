@@ -49,12 +49,26 @@ export function DeliveryLog({ subscriptionId, openId }: { subscriptionId: string
           />
         ))}
       </ul>
-      <Pager label="Deliveries" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].id)} />
+      <Pager
+        label="Deliveries"
+        page={pager.page}
+        hasPrev={pager.hasPrev}
+        hasMore={has_more}
+        onPrev={pager.prev}
+        onNext={() => pager.next(data[data.length - 1].id)}
+      />
     </>
   );
 }
 
-function DeliveryItem(props: { d: Delivery; subscriptionId: string; open: boolean; onToggle: () => void; onRedeliver: () => void; busy: boolean }) {
+function DeliveryItem(props: {
+  d: Delivery;
+  subscriptionId: string;
+  open: boolean;
+  onToggle: () => void;
+  onRedeliver: () => void;
+  busy: boolean;
+}) {
   const { d, open } = props;
   const panelId = `attempts-${d.id}`;
   return (
@@ -91,7 +105,13 @@ function DeliveryItem(props: { d: Delivery; subscriptionId: string; open: boolea
             next <Time iso={d.next_attempt_at} />
           </span>
         )}
-        <button type="button" className="btn btn-small delivery-redeliver" onClick={props.onRedeliver} disabled={props.busy} aria-label={`Redeliver ${d.event_type} (${d.id})`}>
+        <button
+          type="button"
+          className="btn btn-small delivery-redeliver"
+          onClick={props.onRedeliver}
+          disabled={props.busy}
+          aria-label={`Redeliver ${d.event_type} (${d.id})`}
+        >
           {props.busy ? 'Sending…' : 'Redeliver'}
         </button>
       </div>

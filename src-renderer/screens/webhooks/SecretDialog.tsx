@@ -8,13 +8,25 @@ import { Modal } from '../../components/Modal.js';
 import { SecretReveal } from '../../components/SecretReveal.js';
 import { desktopBridge } from '../../platform.js';
 
-export function SecretDialog({ subscription, fingerprint, onClose }: { subscription: CreatedSubscription; fingerprint: string; onClose: () => void }) {
+export function SecretDialog({
+  subscription,
+  fingerprint,
+  onClose,
+}: {
+  subscription: CreatedSubscription;
+  fingerprint: string;
+  onClose: () => void;
+}) {
   const bridge = desktopBridge();
   const [kept, setKept] = useState<string | null>(null);
   return (
     <Modal
       title="Subscription created"
-      description={<>Deliveries to <span className="mono break">{subscription.url}</span> are signed with this secret.</>}
+      description={
+        <>
+          Deliveries to <span className="mono break">{subscription.url}</span> are signed with this secret.
+        </>
+      }
       onClose={onClose}
       wide
       actions={

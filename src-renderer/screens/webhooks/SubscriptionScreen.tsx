@@ -66,11 +66,15 @@ export function SubscriptionScreen({ id }: { id: string }) {
           <Fact label="ID">
             <span className="mono">{s.public_id}</span> <CopyButton value={s.public_id} what="subscription ID" />
           </Fact>
-          <Fact label="Type" className="mono">{s.type}</Fact>
+          <Fact label="Type" className="mono">
+            {s.type}
+          </Fact>
           <Fact label="Status">
             <Badge tone="success">{s.status}</Badge>
           </Fact>
-          <Fact label="Secret fingerprint">{fp ? <span className="mono">{fp}</span> : <span className="subtle">not kept in this browser</span>}</Fact>
+          <Fact label="Secret fingerprint">
+            {fp ? <span className="mono">{fp}</span> : <span className="subtle">not kept in this browser</span>}
+          </Fact>
           <Fact label="Created">
             <Time iso={s.created_at} mode="exact" />
           </Fact>
@@ -108,8 +112,8 @@ export function SubscriptionScreen({ id }: { id: string }) {
           }
         >
           <p>
-            No new deliveries will be made to <span className="mono break">{s.url}</span>, and its pending retries are cancelled. This cannot be
-            undone.
+            No new deliveries will be made to <span className="mono break">{s.url}</span>, and its pending retries are cancelled. This
+            cannot be undone.
           </p>
         </ConfirmDialog>
       )}

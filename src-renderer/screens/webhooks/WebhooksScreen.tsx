@@ -52,12 +52,22 @@ function SubscriptionTable() {
   }
   return (
     <>
-      <DataTable caption="Webhook subscriptions, oldest first" columns={['Endpoint URL', 'Type', 'Status', 'Secret', 'Created', 'Last delivery']}>
+      <DataTable
+        caption="Webhook subscriptions, oldest first"
+        columns={['Endpoint URL', 'Type', 'Status', 'Secret', 'Created', 'Last delivery']}
+      >
         {data.map((s) => (
           <SubscriptionRow key={s.public_id} sub={s} />
         ))}
       </DataTable>
-      <Pager label="Subscriptions" page={pager.page} hasPrev={pager.hasPrev} hasMore={has_more} onPrev={pager.prev} onNext={() => pager.next(data[data.length - 1].public_id)} />
+      <Pager
+        label="Subscriptions"
+        page={pager.page}
+        hasPrev={pager.hasPrev}
+        hasMore={has_more}
+        onPrev={pager.prev}
+        onNext={() => pager.next(data[data.length - 1].public_id)}
+      />
     </>
   );
 }
@@ -77,7 +87,10 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
       <td>
         <Badge tone="success">{sub.status}</Badge>
       </td>
-      <td className="mono cell-muted" title={fp ? 'Fingerprint: first 8 hex of sha256 of the secret' : 'Created elsewhere: this browser kept no fingerprint'}>
+      <td
+        className="mono cell-muted"
+        title={fp ? 'Fingerprint: first 8 hex of sha256 of the secret' : 'Created elsewhere: this browser kept no fingerprint'}
+      >
         {fp ?? '—'}
       </td>
       <td className="cell-muted nowrap">

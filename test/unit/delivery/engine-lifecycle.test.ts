@@ -208,10 +208,14 @@ describe('delivery engine: lifecycle', () => {
     expect(slowRows.every((d) => statusOf(d.id) === 'pending')).toBe(true);
     // Once it answers, the rest of its queue drains too.
     for (const res of hanging.splice(0)) res.end('late');
-    await until(() => {
-      for (const res of hanging.splice(0)) res.end('late');
-      return slowRows.every((d) => statusOf(d.id) === 'succeeded');
-    }, 5000, 'slow deliveries');
+    await until(
+      () => {
+        for (const res of hanging.splice(0)) res.end('late');
+        return slowRows.every((d) => statusOf(d.id) === 'succeeded');
+      },
+      5000,
+      'slow deliveries',
+    );
   });
 
   it('never has more attempts in flight than the global limit', async () => {

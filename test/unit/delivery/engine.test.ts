@@ -42,7 +42,13 @@ describe('delivery engine: outcomes', () => {
     const summary = h.history.getDelivery(d.id)!;
     expect(summary).toMatchObject({ attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null });
     const [attempt] = await h.history.getAttempts(d.id);
-    expect(attempt).toMatchObject({ attempt: 1, succeeded: true, error: null, next_attempt_at: null, response: { status: 200, body: 'ok', truncated: false } });
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      succeeded: true,
+      error: null,
+      next_attempt_at: null,
+      response: { status: 200, body: 'ok', truncated: false },
+    });
     expect(attempt.request.body).toBe(got.body);
     expect(attempt.request.headers['webhook-signature']).toBe(got.headers['webhook-signature']);
 
@@ -79,7 +85,10 @@ describe('delivery engine: outcomes', () => {
     expect(() => wh.verify(second.body, { ...second.headers, 'webhook-timestamp': first.headers['webhook-timestamp'] })).toThrow();
 
     const attempts = await h.history.getAttempts(d.id);
-    expect(attempts.map((a) => [a.attempt, a.response?.status, a.succeeded])).toEqual([[1, 500, false], [2, 200, true]]);
+    expect(attempts.map((a) => [a.attempt, a.response?.status, a.succeeded])).toEqual([
+      [1, 500, false],
+      [2, 200, true],
+    ]);
     expect(attempts[0].next_attempt_at).toBeGreaterThan(0);
     expect(h.history.getDelivery(d.id)).toMatchObject({ attempts: 2, last_status_code: 200 });
     const statuses = h.changes.filter((c) => c.kind === 'delivery' && c.id === d.id).map((c) => (c as { status: string }).status);

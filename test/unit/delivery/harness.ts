@@ -34,13 +34,20 @@ export interface Receiver {
 }
 
 /** A node:http server on 127.0.0.1:0 that records every request and answers with `handle`. */
-export async function startReceiver(handle: (req: Received, res: ServerResponse, raw: IncomingMessage) => void = (_r, res) => res.end('ok')): Promise<Receiver> {
+export async function startReceiver(
+  handle: (req: Received, res: ServerResponse, raw: IncomingMessage) => void = (_r, res) => res.end('ok'),
+): Promise<Receiver> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const r: Received = {
+        path: req.url ?? '',
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       received.push(r);
       handle(r, res, req);
     });
@@ -97,10 +104,19 @@ export async function createHarness(overrides: Partial<BackendConfig> = {}, now?
     open = true;
   }
   await build();
-  if (!h.store.data.companies.some((c) => c.id === 'co_test')) h.store.data.companies.push({ id: 'co_test', name: 'Test', created_at: new Date().toISOString() });
+  if (!h.store.data.companies.some((c) => c.id === 'co_test'))
+    h.store.data.companies.push({ id: 'co_test', name: 'Test', created_at: new Date().toISOString() });
 
   h.subscribe = async (url) => {
-    const sub: SubscriptionRecord = { public_id: newId('wh'), company_id: 'co_test', url, type: 'all', status: 'enabled', secret_key: generateSecret(), created_at: new Date().toISOString() };
+    const sub: SubscriptionRecord = {
+      public_id: newId('wh'),
+      company_id: 'co_test',
+      url,
+      type: 'all',
+      status: 'enabled',
+      secret_key: generateSecret(),
+      created_at: new Date().toISOString(),
+    };
     h.store.addSubscription(sub);
     await h.store.commit();
     return sub;
@@ -110,19 +126,41 @@ export async function createHarness(overrides: Partial<BackendConfig> = {}, now?
     const id = newId('evt');
     const timestamp = new Date().toISOString();
     const body = JSON.stringify({ id, type: 'document.completed', timestamp, data });
-    h.history.recordEvent({ id, company_id: 'co_test', type: 'document.completed', timestamp, document_id: 'doc_1', subscription_id: null }, body);
+    h.history.recordEvent(
+      { id, company_id: 'co_test', type: 'document.completed', timestamp, document_id: 'doc_1', subscription_id: null },
+      body,
+    );
     const t = Date.now();
     const rows = subs.map((s): PendingDelivery => ({
-      id: newId('msg'), event_id: id, subscription_id: s.public_id, company_id: 'co_test', event_type: 'document.completed',
-      document_id: 'doc_1', attempts: 0, next_attempt_at: t, created_at: timestamp,
+      id: newId('msg'),
+      event_id: id,
+      subscription_id: s.public_id,
+      company_id: 'co_test',
+      event_type: 'document.completed',
+      document_id: 'doc_1',
+      attempts: 0,
+      next_attempt_at: t,
+      created_at: timestamp,
     }));
     h.store.data.pending_events.push({ id, company_id: 'co_test', type: 'document.completed', timestamp, document_id: 'doc_1', body });
     h.store.data.pending_deliveries.push(...rows);
     for (const r of rows) {
       h.history.recordDelivery({
-        id: r.id, event_id: id, event_type: r.event_type, subscription_id: r.subscription_id, company_id: 'co_test', document_id: 'doc_1',
-        url: h.store.subscriptions.get(r.subscription_id)!.url, status: 'pending', attempts: 0, created_at: timestamp,
-        last_attempt_at: null, last_status_code: null, last_error: null, last_duration_ms: null, next_attempt_at: t,
+        id: r.id,
+        event_id: id,
+        event_type: r.event_type,
+        subscription_id: r.subscription_id,
+        company_id: 'co_test',
+        document_id: 'doc_1',
+        url: h.store.subscriptions.get(r.subscription_id)!.url,
+        status: 'pending',
+        attempts: 0,
+        created_at: timestamp,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_error: null,
+        last_duration_ms: null,
+        next_attempt_at: t,
       });
     }
     await h.store.commit();

@@ -78,10 +78,24 @@ describe('PendingTables', () => {
   });
 
   const row = (id: string, event: string): PendingDelivery => ({
-    id, event_id: event, subscription_id: 'wh_1', company_id: 'co', event_type: 'document.sent', document_id: null,
-    attempts: 0, next_attempt_at: 0, created_at: '',
+    id,
+    event_id: event,
+    subscription_id: 'wh_1',
+    company_id: 'co',
+    event_type: 'document.sent',
+    document_id: null,
+    attempts: 0,
+    next_attempt_at: 0,
+    created_at: '',
   });
-  const ev = (id: string): PendingEvent => ({ id, company_id: 'co', type: 'document.sent', timestamp: '', document_id: null, body: `{"id":"${id}"}` });
+  const ev = (id: string): PendingEvent => ({
+    id,
+    company_id: 'co',
+    type: 'document.sent',
+    timestamp: '',
+    document_id: null,
+    body: `{"id":"${id}"}`,
+  });
 
   async function open() {
     dir = await mkdtemp(join(tmpdir(), 'countersign-tables-'));

@@ -22,15 +22,22 @@ function play(outcomes: AttemptOutcome[], schedule: readonly number[]) {
 
 describe('retry policy', () => {
   it('succeeds on any 2xx', () => {
-    for (const status of [200, 201, 202, 204, 299]) expect(decideAfterAttempt(1, { kind: 'response', status }, DEFAULT_RETRY_SCHEDULE)).toEqual({ kind: 'succeeded' });
+    for (const status of [200, 201, 202, 204, 299])
+      expect(decideAfterAttempt(1, { kind: 'response', status }, DEFAULT_RETRY_SCHEDULE)).toEqual({ kind: 'succeeded' });
   });
 
   it('retries every non-2xx status, redirects included, and network errors', () => {
     for (const status of [199, 300, 301, 302, 304, 307, 308, 400, 404, 410, 429, 500, 503]) {
       expect(decideAfterAttempt(1, { kind: 'response', status }, DEFAULT_RETRY_SCHEDULE)).toEqual({ kind: 'retry', delayMs: 5000 });
     }
-    expect(decideAfterAttempt(1, { kind: 'error', message: 'ECONNREFUSED' }, DEFAULT_RETRY_SCHEDULE)).toEqual({ kind: 'retry', delayMs: 5000 });
-    expect(decideAfterAttempt(1, { kind: 'error', message: 'timed out' }, DEFAULT_RETRY_SCHEDULE)).toEqual({ kind: 'retry', delayMs: 5000 });
+    expect(decideAfterAttempt(1, { kind: 'error', message: 'ECONNREFUSED' }, DEFAULT_RETRY_SCHEDULE)).toEqual({
+      kind: 'retry',
+      delayMs: 5000,
+    });
+    expect(decideAfterAttempt(1, { kind: 'error', message: 'timed out' }, DEFAULT_RETRY_SCHEDULE)).toEqual({
+      kind: 'retry',
+      delayMs: 5000,
+    });
   });
 
   it('follows the default schedule on a fake clock: 8 attempts, then failed', () => {

@@ -23,7 +23,12 @@ function validDelivery(overrides: Partial<SignInput> = {}) {
     secret: SECRET,
     msgId: 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W',
     timestamp: Math.floor(Date.now() / 1000),
-    body: JSON.stringify({ id: 'evt_1', type: 'document.completed', timestamp: '2025-01-01T00:00:00.000Z', data: { document: { title: 'Zoë’s lease ✓' } } }),
+    body: JSON.stringify({
+      id: 'evt_1',
+      type: 'document.completed',
+      timestamp: '2025-01-01T00:00:00.000Z',
+      data: { document: { title: 'Zoë’s lease ✓' } },
+    }),
     ...overrides,
   };
   return { input, headers: webhookHeaders(input) };
@@ -70,11 +75,42 @@ describe('signPayload / webhookHeaders', () => {
   });
 
   it.each([
-    ['one body byte', (d: ReturnType<typeof validDelivery>) => ({ body: (d.input.body as string).replace('completed', 'completeD'), headers: d.headers, secret: SECRET })],
+    [
+      'one body byte',
+      (d: ReturnType<typeof validDelivery>) => ({
+        body: (d.input.body as string).replace('completed', 'completeD'),
+        headers: d.headers,
+        secret: SECRET,
+      }),
+    ],
     ['the secret', (d: ReturnType<typeof validDelivery>) => ({ body: d.input.body as string, headers: d.headers, secret: OTHER_SECRET })],
-    ['the timestamp', (d: ReturnType<typeof validDelivery>) => ({ body: d.input.body as string, headers: { ...d.headers, 'webhook-timestamp': String(d.input.timestamp - 1) }, secret: SECRET })],
-    ['the id', (d: ReturnType<typeof validDelivery>) => ({ body: d.input.body as string, headers: { ...d.headers, 'webhook-id': d.input.msgId + 'x' }, secret: SECRET })],
-    ['the signature', (d: ReturnType<typeof validDelivery>) => ({ body: d.input.body as string, headers: { ...d.headers, 'webhook-signature': d.headers['webhook-signature'].replace(/^v1,(.)/, (_m, c: string) => `v1,${c === 'A' ? 'B' : 'A'}`) }, secret: SECRET })],
+    [
+      'the timestamp',
+      (d: ReturnType<typeof validDelivery>) => ({
+        body: d.input.body as string,
+        headers: { ...d.headers, 'webhook-timestamp': String(d.input.timestamp - 1) },
+        secret: SECRET,
+      }),
+    ],
+    [
+      'the id',
+      (d: ReturnType<typeof validDelivery>) => ({
+        body: d.input.body as string,
+        headers: { ...d.headers, 'webhook-id': d.input.msgId + 'x' },
+        secret: SECRET,
+      }),
+    ],
+    [
+      'the signature',
+      (d: ReturnType<typeof validDelivery>) => ({
+        body: d.input.body as string,
+        headers: {
+          ...d.headers,
+          'webhook-signature': d.headers['webhook-signature'].replace(/^v1,(.)/, (_m, c: string) => `v1,${c === 'A' ? 'B' : 'A'}`),
+        },
+        secret: SECRET,
+      }),
+    ],
   ])('changing %s makes verification fail (reference library and ours)', (_what, tamper) => {
     const delivery = validDelivery();
     expect(referenceVerify(SECRET, delivery.input.body as string, delivery.headers)).toBe(true);

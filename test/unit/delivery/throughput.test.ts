@@ -21,7 +21,12 @@ describe.skipIf(!process.env.COUNTERSIGN_BENCH)('delivery throughput', () => {
   let child: ChildProcess;
   let url: string;
   let h: Harness;
-  const body = JSON.stringify({ id: 'evt_bench', type: 'document.updated', timestamp: new Date().toISOString(), data: { document: { public_id: 'doc_1', title: 'x'.repeat(600), recipients: [{ name: 'A', email: 'a@example.com' }] } } });
+  const body = JSON.stringify({
+    id: 'evt_bench',
+    type: 'document.updated',
+    timestamp: new Date().toISOString(),
+    data: { document: { public_id: 'doc_1', title: 'x'.repeat(600), recipients: [{ name: 'A', email: 'a@example.com' }] } },
+  });
 
   beforeAll(async () => {
     child = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -38,12 +43,14 @@ describe.skipIf(!process.env.COUNTERSIGN_BENCH)('delivery throughput', () => {
     const pool = new Pool(new URL(url).origin, { connections: 64 });
     let i = 0;
     let t0 = performance.now();
-    await Promise.all(Array.from({ length: 64 }, async () => {
-      while (i++ < N) {
-        const res = await pool.request({ path: '/hook', method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        await res.body.text();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (i++ < N) {
+          const res = await pool.request({ path: '/hook', method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          await res.body.text();
+        }
+      }),
+    );
     const plain = N / ((performance.now() - t0) / 1000);
     await pool.close();
 
@@ -53,10 +60,43 @@ describe.skipIf(!process.env.COUNTERSIGN_BENCH)('delivery throughput', () => {
     const t = Date.now();
     for (let k = 0; k < N; k++) {
       const ev = `evt_b${k}`;
-      h.store.data.pending_events.push({ id: ev, company_id: 'co_test', type: 'document.updated', timestamp: new Date(t).toISOString(), document_id: 'doc_1', body });
-      const row: PendingDelivery = { id: `msg_b${k}`, event_id: ev, subscription_id: sub.public_id, company_id: 'co_test', event_type: 'document.updated', document_id: 'doc_1', attempts: 0, next_attempt_at: t, created_at: new Date(t).toISOString() };
+      h.store.data.pending_events.push({
+        id: ev,
+        company_id: 'co_test',
+        type: 'document.updated',
+        timestamp: new Date(t).toISOString(),
+        document_id: 'doc_1',
+        body,
+      });
+      const row: PendingDelivery = {
+        id: `msg_b${k}`,
+        event_id: ev,
+        subscription_id: sub.public_id,
+        company_id: 'co_test',
+        event_type: 'document.updated',
+        document_id: 'doc_1',
+        attempts: 0,
+        next_attempt_at: t,
+        created_at: new Date(t).toISOString(),
+      };
       h.store.data.pending_deliveries.push(row);
-      h.history.recordDelivery({ id: row.id, event_id: ev, event_type: row.event_type, subscription_id: sub.public_id, company_id: 'co_test', document_id: 'doc_1', url, status: 'pending', attempts: 0, created_at: row.created_at, last_attempt_at: null, last_status_code: null, last_error: null, last_duration_ms: null, next_attempt_at: t });
+      h.history.recordDelivery({
+        id: row.id,
+        event_id: ev,
+        event_type: row.event_type,
+        subscription_id: sub.public_id,
+        company_id: 'co_test',
+        document_id: 'doc_1',
+        url,
+        status: 'pending',
+        attempts: 0,
+        created_at: row.created_at,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_error: null,
+        last_duration_ms: null,
+        next_attempt_at: t,
+      });
     }
     await h.store.commit();
     let done = 0;
@@ -68,7 +108,9 @@ describe.skipIf(!process.env.COUNTERSIGN_BENCH)('delivery throughput', () => {
     await until(() => done === N, 120_000, 'all deliveries');
     const engine = N / ((performance.now() - t0) / 1000);
     await until(() => h.store.data.pending_deliveries.length === 0, 10_000, 'schedule cleared');
-    console.log(`deliveries: ${N}; plain undici ${Math.round(plain)}/s; engine ${Math.round(engine)}/s (${Math.round((100 * engine) / plain)}%)`);
+    console.log(
+      `deliveries: ${N}; plain undici ${Math.round(plain)}/s; engine ${Math.round(engine)}/s (${Math.round((100 * engine) / plain)}%)`,
+    );
     expect(engine).toBeGreaterThan(0);
   });
 });

@@ -11,7 +11,13 @@ const TWO_DISPLAYS = [...ONE_DISPLAY, { x: 1920, y: 0, width: 2560, height: 1400
 
 describe('restoreBounds', () => {
   it('keeps valid bounds that are on a display', () => {
-    expect(restoreBounds({ x: 100, y: 50, width: 1200, height: 800, maximized: true }, ONE_DISPLAY)).toEqual({ x: 100, y: 50, width: 1200, height: 800, maximized: true });
+    expect(restoreBounds({ x: 100, y: 50, width: 1200, height: 800, maximized: true }, ONE_DISPLAY)).toEqual({
+      x: 100,
+      y: 50,
+      width: 1200,
+      height: 800,
+      maximized: true,
+    });
     expect(restoreBounds({ x: 2000, y: 100, width: 1600, height: 900 }, TWO_DISPLAYS)).toMatchObject({ x: 2000, width: 1600 });
   });
 
@@ -31,7 +37,17 @@ describe('restoreBounds', () => {
   });
 
   it('falls back to the defaults for anything malformed', () => {
-    for (const bad of [null, 'x', [], {}, { x: 0, y: 0, width: 10, height: 10 }, { x: 0, y: 0, width: 1.5e3 + 0.5, height: 800 }, { x: '0', y: 0, width: 1200, height: 800 }, { x: 0, y: 0, width: Infinity, height: 800 }, { x: NaN, y: 0, width: 1200, height: 800 }]) {
+    for (const bad of [
+      null,
+      'x',
+      [],
+      {},
+      { x: 0, y: 0, width: 10, height: 10 },
+      { x: 0, y: 0, width: 1.5e3 + 0.5, height: 800 },
+      { x: '0', y: 0, width: 1200, height: 800 },
+      { x: 0, y: 0, width: Infinity, height: 800 },
+      { x: NaN, y: 0, width: 1200, height: 800 },
+    ]) {
       expect(restoreBounds(bad, ONE_DISPLAY), JSON.stringify(bad)).toEqual(DEFAULT_BOUNDS);
     }
   });

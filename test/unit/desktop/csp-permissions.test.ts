@@ -20,7 +20,11 @@ describe('CONSOLE_CSP', () => {
 
 describe('withConsoleCsp', () => {
   it("adds the desktop CSP next to the backend's own", () => {
-    const out = withConsoleCsp({ 'content-security-policy': ["default-src 'self'"], 'content-type': ['text/html'] }, `${ORIGIN}/app/`, ORIGIN);
+    const out = withConsoleCsp(
+      { 'content-security-policy': ["default-src 'self'"], 'content-type': ['text/html'] },
+      `${ORIGIN}/app/`,
+      ORIGIN,
+    );
     expect(out['content-security-policy']).toEqual(["default-src 'self'", CONSOLE_CSP]);
     expect(out['content-type']).toEqual(['text/html']);
     expect(Object.keys(out).filter((k) => k.toLowerCase() === 'content-security-policy')).toHaveLength(1);
@@ -37,7 +41,19 @@ describe('withConsoleCsp', () => {
 
 describe('isPermissionAllowed', () => {
   it('refuses every powerful permission, from any origin', () => {
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'fullscreen', 'openExternal', 'hid', 'serial', 'usb', 'display-capture', 'unknown']) {
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'fullscreen',
+      'openExternal',
+      'hid',
+      'serial',
+      'usb',
+      'display-capture',
+      'unknown',
+    ]) {
       expect(isPermissionAllowed(p, `${ORIGIN}/app/`, ORIGIN), p).toBe(false);
     }
   });

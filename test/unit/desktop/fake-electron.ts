@@ -11,8 +11,14 @@ export const recorded = {
   menuTemplate: null as unknown,
   errorBoxes: [] as string[],
   exitCodes: [] as number[],
-  permissionRequest: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void, details: { requestingUrl?: string }) => void),
-  headersReceived: null as null | ((details: { url: string; responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders?: Record<string, string[]> }) => void) => void),
+  permissionRequest: null as
+    null | ((wc: unknown, permission: string, cb: (ok: boolean) => void, details: { requestingUrl?: string }) => void),
+  headersReceived: null as
+    | null
+    | ((
+        details: { url: string; responseHeaders?: Record<string, string[]> },
+        cb: (r: { responseHeaders?: Record<string, string[]> }) => void,
+      ) => void),
   paths: new Map<string, string>(),
 };
 

@@ -98,7 +98,11 @@ describe('main-process handlers', () => {
   let stop: () => void;
   const mainContents = { id: 1 };
   const topFrame = { url: `${ORIGIN}/app/#token=t`, parent: null };
-  const event = (over: Partial<{ sender: unknown; senderFrame: unknown }> = {}) => ({ sender: mainContents, senderFrame: topFrame, ...over });
+  const event = (over: Partial<{ sender: unknown; senderFrame: unknown }> = {}) => ({
+    sender: mainContents,
+    senderFrame: topFrame,
+    ...over,
+  });
   const call = (name: keyof typeof IPC_CHANNELS, ev: unknown, ...args: unknown[]) => fake.handlers.get(IPC_CHANNELS[name])!(ev, ...args);
 
   beforeEach(async () => {
@@ -176,6 +180,11 @@ describe('main-process handlers', () => {
   });
 
   it('reports the app facts and data folder', async () => {
-    expect(await call('appInfo', event())).toMatchObject({ name: 'Countersign', version: '0.1.0', dataDir: join(dir, 'service-data'), userDataDir: dir });
+    expect(await call('appInfo', event())).toMatchObject({
+      name: 'Countersign',
+      version: '0.1.0',
+      dataDir: join(dir, 'service-data'),
+      userDataDir: dir,
+    });
   });
 });

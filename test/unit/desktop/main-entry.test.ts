@@ -73,7 +73,14 @@ describe('the Electron entry, wired to a real backend', () => {
   it('opens one window with the secure options and the built preload', () => {
     expect(recorded.windows).toHaveLength(1);
     const web = win.options.webPreferences as Record<string, unknown>;
-    expect(web).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, devTools: true });
+    expect(web).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      devTools: true,
+    });
     expect(String(web.preload)).toMatch(/preload[\\/]preload\.cjs$/);
   });
 
@@ -115,7 +122,10 @@ describe('the Electron entry, wired to a real backend', () => {
     const fromConsole = { sender: win.webContents, senderFrame: { url: `${origin}/app/`, parent: null } };
     expect(await appInfo(fromConsole)).toMatchObject({ dataDir: join(userData, 'service-data'), userDataDir: userData });
     await expect(appInfo({ ...fromConsole, senderFrame: { url: 'https://evil.example/', parent: null } })).rejects.toThrow(/refused/);
-    expect(await recorded.ipcHandlers.get(IPC_CHANNELS.secretStorageInfo)!(fromConsole)).toMatchObject({ backend: 'basic_text', protectedByKeychain: false });
+    expect(await recorded.ipcHandlers.get(IPC_CHANNELS.secretStorageInfo)!(fromConsole)).toMatchObject({
+      backend: 'basic_text',
+      protectedByKeychain: false,
+    });
   });
 
   it('has an application menu', () => {

@@ -64,7 +64,14 @@ describe('isAllowedNavigation', () => {
   });
 
   it('refuses same-origin pages outside the console, credentials and garbage', () => {
-    for (const bad of ['http://127.0.0.1:4010/v2/webhooks', 'http://127.0.0.1:4010/', 'http://127.0.0.1:4010/application', 'http://user:pw@127.0.0.1:4010/app/', '', 'not a url']) {
+    for (const bad of [
+      'http://127.0.0.1:4010/v2/webhooks',
+      'http://127.0.0.1:4010/',
+      'http://127.0.0.1:4010/application',
+      'http://user:pw@127.0.0.1:4010/app/',
+      '',
+      'not a url',
+    ]) {
       expect(isAllowedNavigation(bad, ORIGIN), bad).toBe(false);
     }
   });
@@ -98,7 +105,10 @@ describe('decideWindowOpen', () => {
     expect(decideWindowOpen('https://example.com/docs', ORIGIN)).toEqual({ action: 'external', url: 'https://example.com/docs' });
   });
   it('shows a console document link in the main window', () => {
-    expect(decideWindowOpen('http://127.0.0.1:4010/app/documents?d=doc_abc123', ORIGIN)).toEqual({ action: 'open-document', documentId: 'doc_abc123' });
+    expect(decideWindowOpen('http://127.0.0.1:4010/app/documents?d=doc_abc123', ORIGIN)).toEqual({
+      action: 'open-document',
+      documentId: 'doc_abc123',
+    });
   });
   it('denies http, file, javascript, data, other console pages and garbage', () => {
     for (const bad of [

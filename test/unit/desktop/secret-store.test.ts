@@ -18,14 +18,20 @@ describe('describeSecretStorage', () => {
     expect(info.note).toMatch(/NOT protected/);
   });
   it('reports a real Linux keychain, macOS Keychain and Windows DPAPI as protected', () => {
-    expect(describeSecretStorage(aesEncryptor('gnome_libsecret'), 'linux')).toMatchObject({ protectedByKeychain: true, backend: 'gnome_libsecret' });
+    expect(describeSecretStorage(aesEncryptor('gnome_libsecret'), 'linux')).toMatchObject({
+      protectedByKeychain: true,
+      backend: 'gnome_libsecret',
+    });
     expect(describeSecretStorage(aesEncryptor('kwallet6'), 'linux')).toMatchObject({ protectedByKeychain: true });
     expect(describeSecretStorage(aesEncryptor(), 'darwin')).toMatchObject({ protectedByKeychain: true, backend: 'keychain' });
     expect(describeSecretStorage(aesEncryptor(), 'win32')).toMatchObject({ protectedByKeychain: true, backend: 'dpapi' });
   });
   it('treats an unknown Linux backend as unprotected and no encryption as unavailable', () => {
     expect(describeSecretStorage(aesEncryptor('unknown'), 'linux')).toMatchObject({ protectedByKeychain: false });
-    expect(describeSecretStorage(aesEncryptor('gnome_libsecret', false), 'linux')).toMatchObject({ available: false, protectedByKeychain: false });
+    expect(describeSecretStorage(aesEncryptor('gnome_libsecret', false), 'linux')).toMatchObject({
+      available: false,
+      protectedByKeychain: false,
+    });
   });
 });
 

@@ -8,7 +8,17 @@ import type { Change } from '@shared/api-types.js';
 
 describe('backendArgsFrom', () => {
   it("keeps the backend's flags and drops Electron's and Chromium's arguments and links", () => {
-    const argv = ['.', '--no-sandbox', '--port', '0', '--inspect=0', '--receiver-port=0', 'countersign://documents?d=doc_a', '--data-dir', '/tmp/d'];
+    const argv = [
+      '.',
+      '--no-sandbox',
+      '--port',
+      '0',
+      '--inspect=0',
+      '--receiver-port=0',
+      'countersign://documents?d=doc_a',
+      '--data-dir',
+      '/tmp/d',
+    ];
     expect(backendArgsFrom(argv)).toEqual(['--port', '0', '--receiver-port=0', '--data-dir', '/tmp/d']);
   });
   it('leaves a flag without a value for loadConfig to report', () => {
@@ -40,7 +50,9 @@ describe('failure notifications', () => {
     vi.advanceTimersByTime(999);
     expect(shown).toHaveLength(0);
     vi.advanceTimersByTime(1);
-    expect(shown).toEqual([{ title: '3 webhook deliveries failed for good', body: expect.stringContaining('2 subscriptions'), documentId: null }]);
+    expect(shown).toEqual([
+      { title: '3 webhook deliveries failed for good', body: expect.stringContaining('2 subscriptions'), documentId: null },
+    ]);
 
     batcher.onChange(failed('msg_4', 'wh_1', 'doc_9'));
     vi.advanceTimersByTime(1000);
@@ -70,7 +82,8 @@ describe('buildMenuTemplate', () => {
 
   it('has the usual roles (edit, zoom, full screen, window, quit)', () => {
     const r = roles(buildMenuTemplate({ ...actions, isMac: false, devTools: false }));
-    for (const role of ['editMenu', 'windowMenu', 'reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'quit', 'about']) expect(r).toContain(role);
+    for (const role of ['editMenu', 'windowMenu', 'reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'quit', 'about'])
+      expect(r).toContain(role);
     expect(r).not.toContain('appMenu');
   });
   it('has the app menu on macOS, and DevTools only in development', () => {

@@ -69,13 +69,20 @@ describe('buildState', () => {
 
 describe('messages and checks', () => {
   it('picks the telling line of a failed fetch, not the stack', () => {
-    const output = 'RequestError: getaddrinfo ENOTFOUND github.com\n    at ClientRequest.<anonymous> (/x/got/index.js:1:1)\n    at emit (node:events:1:1)';
+    const output =
+      'RequestError: getaddrinfo ENOTFOUND github.com\n    at ClientRequest.<anonymous> (/x/got/index.js:1:1)\n    at emit (node:events:1:1)';
     expect(fetchFailureReason(output, 1, false)).toBe('RequestError: getaddrinfo ENOTFOUND github.com');
     expect(fetchFailureReason('', 1, false)).toBe('the installer exited with code 1');
     expect(fetchFailureReason('whatever', null, true)).toMatch(/^no answer within \d+ s$/);
   });
   it('reads the ready line and nothing else', () => {
-    const line = JSON.stringify({ ready: true, api_url: 'http://127.0.0.1:1', app_url: 'x', receiver_url: 'y', console_url: 'http://127.0.0.1:1/app/#token=t' });
+    const line = JSON.stringify({
+      ready: true,
+      api_url: 'http://127.0.0.1:1',
+      app_url: 'x',
+      receiver_url: 'y',
+      console_url: 'http://127.0.0.1:1/app/#token=t',
+    });
     expect(parseReadyLine(line)?.console_url).toBe('http://127.0.0.1:1/app/#token=t');
     expect(parseReadyLine('Building…')).toBeNull();
     expect(parseReadyLine('{"ready":false}')).toBeNull();

@@ -20,9 +20,22 @@ let n = 0;
 function capture(bytes = 10, inbox = INBOX): Capture {
   n++;
   return {
-    id: `cap_${n}`, inbox_id: inbox, received_at: new Date().toISOString(), method: 'POST', path: `/in/${inbox}`, headers: [['Content-Type', 'application/json']],
-    body: Buffer.alloc(bytes, 0xfe), size: bytes, body_truncated: false, remote_address: '127.0.0.1', webhook_id: `msg_${n}`, event_type: null,
-    attempt_for_id: 1, duplicate: false, verdict: null, response: { status: 200, headers: {}, body: '', delay_ms: 0, hang: false },
+    id: `cap_${n}`,
+    inbox_id: inbox,
+    received_at: new Date().toISOString(),
+    method: 'POST',
+    path: `/in/${inbox}`,
+    headers: [['Content-Type', 'application/json']],
+    body: Buffer.alloc(bytes, 0xfe),
+    size: bytes,
+    body_truncated: false,
+    remote_address: '127.0.0.1',
+    webhook_id: `msg_${n}`,
+    event_type: null,
+    attempt_for_id: 1,
+    duplicate: false,
+    verdict: null,
+    response: { status: 200, headers: {}, body: '', delay_ms: 0, hang: false },
   };
 }
 const limits = (l: Partial<ReceiverLimits>): ReceiverLimits => ({ ...DEFAULT_LIMITS, ...l });

@@ -33,7 +33,14 @@ export async function startReceiver(opts: { dir?: string; limits?: Partial<Recei
   await history.open();
   const bus = new ChangeBus();
   let port = 0;
-  const receiver = createReceiver({ store, bus, history, config: testConfig(dir), localUrl: () => `http://127.0.0.1:${port}`, limits: opts.limits });
+  const receiver = createReceiver({
+    store,
+    bus,
+    history,
+    config: testConfig(dir),
+    localUrl: () => `http://127.0.0.1:${port}`,
+    limits: opts.limits,
+  });
   receiver.load();
   const server = createServer(receiver.app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,7 +67,11 @@ export async function startReceiver(opts: { dir?: string; limits?: Partial<Recei
 
 /** POSTs raw bytes; returns status, headers and the capture the receiver made. */
 export async function send(h: ReceiverHarness, path: string, body: string | Buffer, headers: Record<string, string> = {}, method = 'POST') {
-  const res = await fetch(h.base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : body });
+  const res = await fetch(h.base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: method === 'GET' ? undefined : body,
+  });
   const text = await res.text();
   const captureId = res.headers.get('x-countersign-capture');
   return { status: res.status, headers: res.headers, text, capture: captureId ? h.receiver.getCapture(captureId) : undefined };

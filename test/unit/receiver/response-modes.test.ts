@@ -73,7 +73,10 @@ describe('response modes', () => {
   it('hang never answers: the sender gives up, and the capture says after how long', async () => {
     const id = await inboxWith({ mode: 'hang' });
     const began = Date.now();
-    const err = await request(`${h.base}/in/${id}`, { method: 'POST', body: '{}', headersTimeout: 300 }).then(() => null, (e: Error) => e);
+    const err = await request(`${h.base}/in/${id}`, { method: 'POST', body: '{}', headersTimeout: 300 }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.name).toMatch(/HeadersTimeoutError/);
     expect(Date.now() - began).toBeGreaterThanOrEqual(290);
     await new Promise((r) => setTimeout(r, 50));
@@ -85,7 +88,10 @@ describe('response modes', () => {
 
   it('hang ends its socket when the receiver closes', async () => {
     const id = await inboxWith({ mode: 'hang' });
-    const pending = request(`${h.base}/in/${id}`, { method: 'POST', body: '{}', headersTimeout: 10_000 }).then(() => 'answered', (e: Error) => e.name);
+    const pending = request(`${h.base}/in/${id}`, { method: 'POST', body: '{}', headersTimeout: 10_000 }).then(
+      () => 'answered',
+      (e: Error) => e.name,
+    );
     await new Promise((r) => setTimeout(r, 100));
     const began = Date.now();
     h.receiver.close();
@@ -97,7 +103,10 @@ describe('response modes', () => {
     await h.stop();
     h = await startReceiver({ limits: { maxHangMs: 200 } });
     const id = await inboxWith({ mode: 'hang' });
-    const r = await request(`${h.base}/in/${id}`, { method: 'POST', body: '{}', headersTimeout: 10_000 }).then(() => 'answered', (e: Error) => e.name);
+    const r = await request(`${h.base}/in/${id}`, { method: 'POST', body: '{}', headersTimeout: 10_000 }).then(
+      () => 'answered',
+      (e: Error) => e.name,
+    );
     expect(r).toMatch(/SocketError/);
   });
 });

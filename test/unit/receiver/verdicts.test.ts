@@ -8,7 +8,12 @@ import { send, startReceiver, type ReceiverHarness } from './harness.js';
 import type { VerdictReason } from '@shared/receiver-types.js';
 
 const COMPANY = 'co_test';
-const BODY = JSON.stringify({ id: 'evt_1', type: 'document.completed', timestamp: '2025-01-01T00:00:00.000Z', data: { document: { public_id: 'doc_1' } } });
+const BODY = JSON.stringify({
+  id: 'evt_1',
+  type: 'document.completed',
+  timestamp: '2025-01-01T00:00:00.000Z',
+  data: { document: { public_id: 'doc_1' } },
+});
 const MSG = 'msg_sentByTheLocalEngine';
 const S = generateSecret(); // the linked subscription's secret
 const OTHER = generateSecret();
@@ -42,19 +47,50 @@ beforeAll(async () => {
   // A local subscription pointing at the "linked" inbox (spelled with localhost, and a
   // trailing slash, to show the link is by address, not by exact text).
   const url = `${h.base.replace('127.0.0.1', 'localhost')}/in/${inbox.linked}/`;
-  h.store.addSubscription({ public_id: 'wh_linked', company_id: COMPANY, url, type: 'all', status: 'enabled', secret_key: S, created_at: new Date().toISOString() });
+  h.store.addSubscription({
+    public_id: 'wh_linked',
+    company_id: COMPANY,
+    url,
+    type: 'all',
+    status: 'enabled',
+    secret_key: S,
+    created_at: new Date().toISOString(),
+  });
   // What the local engine logs when it makes a delivery: the event body and the delivery.
-  h.history.recordEvent({ id: 'evt_1', company_id: COMPANY, type: 'document.completed', timestamp: new Date().toISOString(), document_id: 'doc_1', subscription_id: null }, BODY);
+  h.history.recordEvent(
+    {
+      id: 'evt_1',
+      company_id: COMPANY,
+      type: 'document.completed',
+      timestamp: new Date().toISOString(),
+      document_id: 'doc_1',
+      subscription_id: null,
+    },
+    BODY,
+  );
   h.history.recordDelivery({
-    id: MSG, event_id: 'evt_1', event_type: 'document.completed', subscription_id: 'wh_linked', company_id: COMPANY, document_id: 'doc_1', url,
-    status: 'pending', attempts: 0, created_at: new Date().toISOString(), last_attempt_at: null, last_status_code: null, last_error: null, last_duration_ms: null, next_attempt_at: null,
+    id: MSG,
+    event_id: 'evt_1',
+    event_type: 'document.completed',
+    subscription_id: 'wh_linked',
+    company_id: COMPANY,
+    document_id: 'doc_1',
+    url,
+    status: 'pending',
+    attempts: 0,
+    created_at: new Date().toISOString(),
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    last_duration_ms: null,
+    next_attempt_at: null,
   });
 });
 
 afterAll(() => h.stop());
 
 describe('verdicts', () => {
-  it('baseline: a delivery signed with the linked subscription\'s secret is verified', async () => {
+  it("baseline: a delivery signed with the linked subscription's secret is verified", async () => {
     const c = await verdictOf(inbox.linked, signed());
     expect(c.verdict).toMatchObject({ reason: 'verified', secret_source: 'linked', subscription_id: 'wh_linked' });
     expect(c.verdict!.secret_fingerprint).toMatch(/^[0-9a-f]{8}$/);
@@ -67,21 +103,46 @@ describe('verdicts', () => {
 
   const cases: [string, keyof typeof inbox, () => { body: string; headers: Record<string, string> }, VerdictReason][] = [
     ['signature headers removed', 'linked', () => ({ body: BODY, headers: {} }), 'no_signature_headers'],
-    ['webhook-signature removed (the others kept)', 'linked', () => {
-      const r = signed();
-      const { 'webhook-signature': _drop, ...rest } = r.headers;
-      return { body: r.body, headers: rest };
-    }, 'malformed_signature_headers'],
+    [
+      'webhook-signature removed (the others kept)',
+      'linked',
+      () => {
+        const r = signed();
+        const { 'webhook-signature': _drop, ...rest } = r.headers;
+        return { body: r.body, headers: rest };
+      },
+      'malformed_signature_headers',
+    ],
     ['sent to an inbox with no secret and no linked subscription', 'none', () => signed(), 'unknown_secret'],
     ['sent to an inbox whose pasted secret is not whsec_…', 'badFormat', () => signed(), 'invalid_secret_format'],
     ['sent to an inbox whose pasted secret is another one (sender known locally)', 'pastedOther', () => signed(), 'wrong_secret'],
-    ['body changed after signing (one character)', 'linked', () => signed({ signBody: BODY, body: BODY.replace('doc_1', 'doc_2') }), 'body_modified'],
-    ['webhook-timestamp changed after signing', 'linked', () => {
-      const ts = Math.floor(Date.now() / 1000);
-      return signed({ ts, sendTs: ts - 1 });
-    }, 'signature_mismatch'],
-    ['signed with another secret by a sender the delivery log does not know', 'pastedOther', () => signed({ id: 'msg_fromElsewhere', secret: S }), 'signature_mismatch'],
-    ['signed 10 minutes ago (valid signature, old timestamp)', 'linked', () => signed({ ts: Math.floor(Date.now() / 1000) - 600 }), 'timestamp_outside_tolerance'],
+    [
+      'body changed after signing (one character)',
+      'linked',
+      () => signed({ signBody: BODY, body: BODY.replace('doc_1', 'doc_2') }),
+      'body_modified',
+    ],
+    [
+      'webhook-timestamp changed after signing',
+      'linked',
+      () => {
+        const ts = Math.floor(Date.now() / 1000);
+        return signed({ ts, sendTs: ts - 1 });
+      },
+      'signature_mismatch',
+    ],
+    [
+      'signed with another secret by a sender the delivery log does not know',
+      'pastedOther',
+      () => signed({ id: 'msg_fromElsewhere', secret: S }),
+      'signature_mismatch',
+    ],
+    [
+      'signed 10 minutes ago (valid signature, old timestamp)',
+      'linked',
+      () => signed({ ts: Math.floor(Date.now() / 1000) - 600 }),
+      'timestamp_outside_tolerance',
+    ],
     ['signed 10 minutes in the future', 'linked', () => signed({ ts: Math.floor(Date.now() / 1000) + 600 }), 'timestamp_outside_tolerance'],
   ];
 

@@ -41,8 +41,12 @@ describe('history log: round trip', () => {
     log.recordEvent(event({ id: 'evt_1' }), '{"id":"evt_1","data":{"n":1}}');
     log.recordEvent(event({ id: 'evt_2', type: 'document.sent' }), '{"id":"evt_2","x":"\\n\\u2028"}');
     log.recordDelivery(delivery({ id: 'msg_1', event_id: 'evt_1' }));
-    log.recordAttempt(attempt({ delivery_id: 'msg_1', attempt: 1, succeeded: false, response: null, error: 'ECONNREFUSED', next_attempt_at: 5000 }));
-    log.recordAttempt(attempt({ delivery_id: 'msg_1', attempt: 2, response: { status: 200, headers: { a: 'b' }, body: bigBody, truncated: true } }));
+    log.recordAttempt(
+      attempt({ delivery_id: 'msg_1', attempt: 1, succeeded: false, response: null, error: 'ECONNREFUSED', next_attempt_at: 5000 }),
+    );
+    log.recordAttempt(
+      attempt({ delivery_id: 'msg_1', attempt: 2, response: { status: 200, headers: { a: 'b' }, body: bigBody, truncated: true } }),
+    );
     log.recordDelivery(delivery({ id: 'msg_1', event_id: 'evt_1', status: 'succeeded', attempts: 2, last_status_code: 200 }));
 
     const check = async (l: HistoryLog) => {
@@ -115,7 +119,9 @@ describe('history log: round trip', () => {
     const log = await make();
     for (let i = 0; i < 40; i++) {
       log.recordDelivery(delivery({ id: `msg_${i}` }));
-      log.recordAttempt(attempt({ delivery_id: `msg_${i}`, response: { status: 500, headers: {}, body: 'b'.repeat(500), truncated: false } }));
+      log.recordAttempt(
+        attempt({ delivery_id: `msg_${i}`, response: { status: 500, headers: {}, body: 'b'.repeat(500), truncated: false } }),
+      );
     }
     await log.close();
     expect((await segmentFiles(dir)).length).toBeGreaterThan(5);
@@ -132,9 +138,17 @@ describe('history log: listing deliveries', () => {
     const log = await make();
     // 30 deliveries in co_a (subscriptions wh_1 / wh_2, documents doc_0..2, events evt_0..9) and 5 in co_b.
     for (let i = 0; i < 30; i++) {
-      log.recordDelivery(delivery({ id: `msg_a${i}`, subscription_id: i % 2 ? 'wh_2' : 'wh_1', document_id: `doc_${i % 3}`, event_id: `evt_${Math.floor(i / 3)}` }));
+      log.recordDelivery(
+        delivery({
+          id: `msg_a${i}`,
+          subscription_id: i % 2 ? 'wh_2' : 'wh_1',
+          document_id: `doc_${i % 3}`,
+          event_id: `evt_${Math.floor(i / 3)}`,
+        }),
+      );
     }
-    for (let i = 0; i < 5; i++) log.recordDelivery(delivery({ id: `msg_b${i}`, company_id: 'co_b', subscription_id: 'wh_b', event_id: 'evt_b' }));
+    for (let i = 0; i < 5; i++)
+      log.recordDelivery(delivery({ id: `msg_b${i}`, company_id: 'co_b', subscription_id: 'wh_b', event_id: 'evt_b' }));
     return { log, make };
   }
 
@@ -176,12 +190,31 @@ describe('history log: listing deliveries', () => {
 
   it('filters by subscription, document and event, together too', async () => {
     const { log } = await filled();
-    expect(ids(log.listDeliveries({ company_id: 'co_a', subscription_id: 'wh_2' }, { limit: 3 }))).toEqual(['msg_a29', 'msg_a27', 'msg_a25']);
-    expect(ids(log.listDeliveries({ company_id: 'co_a', subscription_id: 'wh_2' }, { limit: 3, starting_after: 'msg_a25' }))).toEqual(['msg_a23', 'msg_a21', 'msg_a19']);
-    expect(ids(log.listDeliveries({ company_id: 'co_a', document_id: 'doc_1' }, { limit: 4 }))).toEqual(['msg_a28', 'msg_a25', 'msg_a22', 'msg_a19']);
+    expect(ids(log.listDeliveries({ company_id: 'co_a', subscription_id: 'wh_2' }, { limit: 3 }))).toEqual([
+      'msg_a29',
+      'msg_a27',
+      'msg_a25',
+    ]);
+    expect(ids(log.listDeliveries({ company_id: 'co_a', subscription_id: 'wh_2' }, { limit: 3, starting_after: 'msg_a25' }))).toEqual([
+      'msg_a23',
+      'msg_a21',
+      'msg_a19',
+    ]);
+    expect(ids(log.listDeliveries({ company_id: 'co_a', document_id: 'doc_1' }, { limit: 4 }))).toEqual([
+      'msg_a28',
+      'msg_a25',
+      'msg_a22',
+      'msg_a19',
+    ]);
     expect(ids(log.listDeliveries({ company_id: 'co_a', event_id: 'evt_4' }, { limit: 10 }))).toEqual(['msg_a14', 'msg_a13', 'msg_a12']);
-    expect(ids(log.listDeliveries({ company_id: 'co_a', event_id: 'evt_4', subscription_id: 'wh_1' }, { limit: 10 }))).toEqual(['msg_a14', 'msg_a12']);
-    expect(ids(log.listDeliveries({ company_id: 'co_a', document_id: 'doc_1', subscription_id: 'wh_1' }, { limit: 2 }))).toEqual(['msg_a28', 'msg_a22']);
+    expect(ids(log.listDeliveries({ company_id: 'co_a', event_id: 'evt_4', subscription_id: 'wh_1' }, { limit: 10 }))).toEqual([
+      'msg_a14',
+      'msg_a12',
+    ]);
+    expect(ids(log.listDeliveries({ company_id: 'co_a', document_id: 'doc_1', subscription_id: 'wh_1' }, { limit: 2 }))).toEqual([
+      'msg_a28',
+      'msg_a22',
+    ]);
     expect(log.listDeliveries({ company_id: 'co_a', subscription_id: 'wh_none' }, { limit: 10 })).toEqual({ data: [], has_more: false });
   });
 

@@ -12,7 +12,9 @@ describe('attemptLine', () => {
   it('writes exactly what JSON.stringify writes, for every variant of the standard shape', () => {
     const variants: AttemptRecord[] = [
       attempt(),
-      attempt({ request: { method: 'POST', url: 'http://127.0.0.1:1/a?b="c"', headers: { 'webhook-id': 'msg_1', x: 'y"z' }, body: longBody } }),
+      attempt({
+        request: { method: 'POST', url: 'http://127.0.0.1:1/a?b="c"', headers: { 'webhook-id': 'msg_1', x: 'y"z' }, body: longBody },
+      }),
       attempt({ response: null, error: 'ECONNREFUSED: "connect" failed', succeeded: false, next_attempt_at: 1_700_000_000_123 }),
       attempt({ response: { status: 500, headers: {}, body: longBody + longBody, truncated: true }, succeeded: false }),
       attempt({ duration_ms: 0, attempt: 7 }),

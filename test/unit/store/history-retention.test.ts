@@ -34,8 +34,16 @@ const allIds = (log: HistoryLog, company = 'co_a') => log.listDeliveries({ compa
 function addDelivery(log: HistoryLog, i: number, pending: boolean) {
   log.recordEvent(event({ id: `evt_${i}`, document_id: `doc_${i % 2}` }), `{"n":${i}}`);
   log.recordDelivery(delivery({ id: `msg_${i}`, event_id: `evt_${i}`, document_id: `doc_${i % 2}` }));
-  log.recordAttempt(attempt({ delivery_id: `msg_${i}`, succeeded: !pending, response: { status: pending ? 503 : 200, headers: {}, body: `r${i}`, truncated: false } }));
-  log.recordDelivery(delivery({ id: `msg_${i}`, event_id: `evt_${i}`, document_id: `doc_${i % 2}`, status: pending ? 'pending' : 'succeeded', attempts: 1 }));
+  log.recordAttempt(
+    attempt({
+      delivery_id: `msg_${i}`,
+      succeeded: !pending,
+      response: { status: pending ? 503 : 200, headers: {}, body: `r${i}`, truncated: false },
+    }),
+  );
+  log.recordDelivery(
+    delivery({ id: `msg_${i}`, event_id: `evt_${i}`, document_id: `doc_${i % 2}`, status: pending ? 'pending' : 'succeeded', attempts: 1 }),
+  );
 }
 
 describe('history log: retention', () => {
@@ -164,7 +172,7 @@ describe('history log: retention', () => {
     const { make } = await setup({ cap: 20, segmentDeliveries: 4 });
     const log = await make();
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const status = new Map<string, 'pending' | 'succeeded'>();
     const attemptsOf = new Map<string, number>();
     let next = 0;
@@ -184,7 +192,15 @@ describe('history log: retention', () => {
         log.recordAttempt(attempt({ delivery_id: id, attempt: n, succeeded: false }));
         const done = rand() < 0.3;
         if (done) status.set(id, 'succeeded');
-        log.recordDelivery(delivery({ id, event_id: `evt_${id.slice(4)}`, document_id: `doc_${Number(id.slice(4)) % 2}`, status: done ? 'succeeded' : 'pending', attempts: n }));
+        log.recordDelivery(
+          delivery({
+            id,
+            event_id: `evt_${id.slice(4)}`,
+            document_id: `doc_${Number(id.slice(4)) % 2}`,
+            status: done ? 'succeeded' : 'pending',
+            attempts: n,
+          }),
+        );
       }
       if (rand() < 0.3) await new Promise((res) => setImmediate(res));
       if (rand() < 0.05) await log.flush();
@@ -193,7 +209,9 @@ describe('history log: retention', () => {
 
     const snapshot = async (l: HistoryLog) => {
       const ids = allIds(l);
-      return Promise.all(ids.map(async (id) => ({ id, status: l.getDelivery(id)!.status, attempts: (await l.getAttempts(id)).map((a) => a.attempt) })));
+      return Promise.all(
+        ids.map(async (id) => ({ id, status: l.getDelivery(id)!.status, attempts: (await l.getAttempts(id)).map((a) => a.attempt) })),
+      );
     };
     const mine = await snapshot(log);
     for (const [id, st] of status) if (st === 'pending') expect(mine.map((m) => m.id)).toContain(id);

@@ -28,7 +28,12 @@ describe('history writer: slabs', () => {
     log.recordEvent(event({ id: 'evt_1' }), huge);
     for (let i = 0; i < n; i++) {
       log.recordDelivery(delivery({ id: `msg_${i}`, event_id: 'evt_1' }));
-      log.recordAttempt(attempt({ delivery_id: `msg_${i}`, request: { method: 'POST', url: 'http://127.0.0.1:9/h', headers: { 'webhook-id': `msg_${i}` }, body: bodyOf(i) } }));
+      log.recordAttempt(
+        attempt({
+          delivery_id: `msg_${i}`,
+          request: { method: 'POST', url: 'http://127.0.0.1:9/h', headers: { 'webhook-id': `msg_${i}` }, body: bodyOf(i) },
+        }),
+      );
       if (i % 500 === 0) await new Promise((r) => setTimeout(r, 1)); // let some batches go out in between
     }
     const check = async (l: HistoryLog) => {

@@ -26,7 +26,14 @@ async function openStore(checkpointBytes: number) {
 }
 
 const note = (id: string, pad: number): Notification => ({
-  id, company_id: 'co_1', document_id: 'doc_1', recipient_id: 'rcp_1', name: 'x'.repeat(pad), email: 'a@b.co', kind: 'reminder', created_at: '2025-01-01T00:00:00.000Z',
+  id,
+  company_id: 'co_1',
+  document_id: 'doc_1',
+  recipient_id: 'rcp_1',
+  name: 'x'.repeat(pad),
+  email: 'a@b.co',
+  kind: 'reminder',
+  created_at: '2025-01-01T00:00:00.000Z',
 });
 
 async function journalBytes(dir: string): Promise<number> {

@@ -21,7 +21,16 @@ describe('store group commit', () => {
       await store.close();
       await rm(dir, { recursive: true, force: true });
     });
-    const n: Notification = { id: 'ntf_1', company_id: 'co_1', document_id: 'doc_1', recipient_id: 'rcp_1', name: 'a', email: 'a@b.co', kind: 'reminder', created_at: '' };
+    const n: Notification = {
+      id: 'ntf_1',
+      company_id: 'co_1',
+      document_id: 'doc_1',
+      recipient_id: 'rcp_1',
+      name: 'a',
+      email: 'a@b.co',
+      kind: 'reminder',
+      created_at: '',
+    };
     store.data.notifications.push(n);
     const timeout = (ms: number) => new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), ms));
     // Each iteration commits again in the very continuation of the previous commit.

@@ -62,7 +62,7 @@ describe('tunnel without a token', () => {
 });
 
 describe('tunnel with the real library and no reachable ngrok service', () => {
-  it('goes connecting then error with ngrok\'s own message, and never shows the token', async () => {
+  it("goes connecting then error with ngrok's own message, and never shows the token", async () => {
     const bus = new ChangeBus();
     const events = record(bus);
     const token = 'bogus_authtoken_4242';
@@ -99,7 +99,7 @@ describe('tunnel with the real library and no reachable ngrok service', () => {
   });
 });
 
-describe('tunnel online paths (a stand-in for ngrok.forward: a real tunnel needs ngrok\'s cloud)', () => {
+describe("tunnel online paths (a stand-in for ngrok.forward: a real tunnel needs ngrok's cloud)", () => {
   function fakeNgrok() {
     const calls: { addr: string; authtoken: string; onStatusChange?: (s: string) => void }[] = [];
     let closed = 0;
@@ -111,7 +111,13 @@ describe('tunnel online paths (a stand-in for ngrok.forward: a real tunnel needs
         return { url: () => `https://abc${calls.length}.ngrok.example`, close: async () => void closed++ };
       },
     };
-    return { lib, calls, closed: () => closed, hold: () => (lib.gate = new Promise<void>((r) => (release = r))), release: () => release?.() };
+    return {
+      lib,
+      calls,
+      closed: () => closed,
+      hold: () => (lib.gate = new Promise<void>((r) => (release = r))),
+      release: () => release?.(),
+    };
   }
 
   it('forwards only to the receiver URL, reports the public URL, follows reconnects and stops', async () => {

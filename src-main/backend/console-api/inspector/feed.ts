@@ -48,7 +48,11 @@ export function decodeCursor(raw: string | undefined): FeedCursor {
 }
 
 /** The company's deliveries, newest first by creation time, from `pos` on (unfiltered: the caller filters). */
-export function* deliveries(ctx: RowContext, index: DeliveryTimeIndex, pos: Pos = { t: 'top' }): Generator<{ d: DeliverySummary; ms: number }> {
+export function* deliveries(
+  ctx: RowContext,
+  index: DeliveryTimeIndex,
+  pos: Pos = { t: 'top' },
+): Generator<{ d: DeliverySummary; ms: number }> {
   if (pos.t === 'end') return;
   const list = index.entries(ctx.companyId);
   const start = pos.t === 'top' ? list.length - 1 : lastAtOrBefore(list, { ms: pos.ms, id: pos.id });
@@ -110,7 +114,9 @@ export function feedPage(ctx: RowContext, index: DeliveryTimeIndex, f: Inspector
   const data: InspectorRow[] = [];
   while (data.length < limit && (dHead || ci < caps.length)) {
     const cHead = ci < caps.length ? caps[ci] : null;
-    const takeCapture = cHead && (!dHead || newerFirst({ ms: cHead.ms, kind: 'capture', id: cHead.c.id }, { ms: dHead.ms, kind: 'delivery', id: dHead.row.id }) <= 0);
+    const takeCapture =
+      cHead &&
+      (!dHead || newerFirst({ ms: cHead.ms, kind: 'capture', id: cHead.c.id }, { ms: dHead.ms, kind: 'delivery', id: dHead.row.id }) <= 0);
     if (takeCapture) {
       data.push(cHead.row);
       ci++;

@@ -111,7 +111,18 @@ export function captureRow(ctx: RowContext, c: Capture): InspectorRow {
 }
 
 function textHit(row: InspectorRow, q: string): boolean {
-  const fields = [row.id, row.webhook_id, row.event_id, row.event_type, row.subscription_id, row.inbox_id, row.document_id, row.target, row.error, row.verdict];
+  const fields = [
+    row.id,
+    row.webhook_id,
+    row.event_id,
+    row.event_type,
+    row.subscription_id,
+    row.inbox_id,
+    row.document_id,
+    row.target,
+    row.error,
+    row.verdict,
+  ];
   return fields.some((f) => f !== null && f.toLowerCase().includes(q));
 }
 

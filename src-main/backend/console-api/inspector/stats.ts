@@ -21,7 +21,13 @@ export function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-export function computeStats(ctx: RowContext, index: DeliveryTimeIndex, f: InspectorFilter, minutes: number, now = Date.now()): InspectorStats {
+export function computeStats(
+  ctx: RowContext,
+  index: DeliveryTimeIndex,
+  f: InspectorFilter,
+  minutes: number,
+  now = Date.now(),
+): InspectorStats {
   const lastStart = Math.floor(now / BUCKET_MS) * BUCKET_MS;
   const start = lastStart - (minutes - 1) * BUCKET_MS;
   const counts = Array.from({ length: minutes }, () => ({ succeeded: 0, failed: 0, retrying: 0, pending: 0, captures: 0 }));
@@ -72,7 +78,15 @@ export function computeStats(ctx: RowContext, index: DeliveryTimeIndex, f: Inspe
     start: new Date(start).toISOString(),
     end: new Date(now).toISOString(),
     buckets,
-    totals: { succeeded: sum('succeeded'), failed: sum('failed'), retrying: sum('retrying'), pending: sum('pending'), captures: sum('captures'), p50_ms: percentile(all, 50), p95_ms: percentile(all, 95) },
+    totals: {
+      succeeded: sum('succeeded'),
+      failed: sum('failed'),
+      retrying: sum('retrying'),
+      pending: sum('pending'),
+      captures: sum('captures'),
+      p50_ms: percentile(all, 50),
+      p95_ms: percentile(all, 95),
+    },
     partial,
   };
 }

@@ -44,7 +44,10 @@ export function attemptLine(a: AttemptRecord): string {
 function standardAttemptJson(a: AttemptRecord, id: string): string {
   const req = a.request;
   const res = a.response;
-  const response = res === null ? 'null' : `{"status":${res.status},"headers":${JSON.stringify(res.headers)},"body":${jsonString(res.body)},"truncated":${res.truncated}}`;
+  const response =
+    res === null
+      ? 'null'
+      : `{"status":${res.status},"headers":${JSON.stringify(res.headers)},"body":${jsonString(res.body)},"truncated":${res.truncated}}`;
   return (
     `{"delivery_id":${id},"subscription_id":${JSON.stringify(a.subscription_id)},"attempt":${a.attempt},"started_at":${JSON.stringify(a.started_at)},` +
     `"duration_ms":${a.duration_ms},"request":{"method":"POST","url":${JSON.stringify(req.url)},"headers":${JSON.stringify(req.headers)},"body":${jsonString(req.body)}},` +
@@ -66,14 +69,32 @@ export function isStandardAttempt(a: AttemptRecord): boolean {
   const req = a.request as AttemptRecord['request'] | null;
   const res = a.response;
   return (
-    typeof a === 'object' && a.constructor === Object && keyCount(a) === 10 &&
-    typeof a.delivery_id === 'string' && typeof a.subscription_id === 'string' && isNum(a.attempt) &&
-    typeof a.started_at === 'string' && isNum(a.duration_ms) &&
-    typeof req === 'object' && req !== null && req.constructor === Object && keyCount(req) === 4 && req.method === 'POST' &&
-    typeof req.url === 'string' && isStrMap(req.headers) && typeof req.body === 'string' &&
-    (res === null || (typeof res === 'object' && res.constructor === Object && keyCount(res) === 4 && isNum(res.status) &&
-      isStrMap(res.headers) && typeof res.body === 'string' && typeof res.truncated === 'boolean')) &&
-    (a.error === null || typeof a.error === 'string') && typeof a.succeeded === 'boolean' &&
+    typeof a === 'object' &&
+    a.constructor === Object &&
+    keyCount(a) === 10 &&
+    typeof a.delivery_id === 'string' &&
+    typeof a.subscription_id === 'string' &&
+    isNum(a.attempt) &&
+    typeof a.started_at === 'string' &&
+    isNum(a.duration_ms) &&
+    typeof req === 'object' &&
+    req !== null &&
+    req.constructor === Object &&
+    keyCount(req) === 4 &&
+    req.method === 'POST' &&
+    typeof req.url === 'string' &&
+    isStrMap(req.headers) &&
+    typeof req.body === 'string' &&
+    (res === null ||
+      (typeof res === 'object' &&
+        res.constructor === Object &&
+        keyCount(res) === 4 &&
+        isNum(res.status) &&
+        isStrMap(res.headers) &&
+        typeof res.body === 'string' &&
+        typeof res.truncated === 'boolean')) &&
+    (a.error === null || typeof a.error === 'string') &&
+    typeof a.succeeded === 'boolean' &&
     (a.next_attempt_at === null || isNum(a.next_attempt_at))
   );
 }

@@ -56,10 +56,7 @@ export interface ScanResult {
 }
 
 /** Calls onRecord for every complete, readable line, in file order. */
-export async function scanSegment(
-  path: string,
-  onRecord: (rec: ScannedRecord, off: number, len: number) => void,
-): Promise<ScanResult> {
+export async function scanSegment(path: string, onRecord: (rec: ScannedRecord, off: number, len: number) => void): Promise<ScanResult> {
   const fh = await open(path, 'r');
   let skipped = 0;
   try {
