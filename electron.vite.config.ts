@@ -3,8 +3,9 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
 // The folders are not electron-vite's defaults (src/main, src/preload, src/renderer),
-// so every input is named here. The main build has two entries: the Electron entry
-// and the headless Node entry, which share the backend and never share Electron.
+// so every input is named here. The main build has three entries: the Electron entry,
+// the headless Node entry and the `countersign` command, which share the backend and
+// never share Electron.
 const alias = { '@shared': resolve('src-shared') };
 
 export default defineConfig({
@@ -16,6 +17,7 @@ export default defineConfig({
         input: {
           index: resolve('src-main/index.ts'),
           headless: resolve('src-main/headless.ts'),
+          cli: resolve('src-main/cli/index.ts'),
         },
       },
     },

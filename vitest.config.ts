@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Four projects: unit (pure modules and parts against a real temp folder), api (HTTP
+// Five projects: unit (pure modules and parts against a real temp folder), api (HTTP
 // on loopback against a backend on port 0), renderer (components and hooks in jsdom),
-// e2e (the built headless entry driven by Debian's Chromium through Playwright).
+// cli (the `countersign` command as a child process), e2e (the built headless entry
+// driven by Debian's Chromium through Playwright).
 export default defineConfig({
   resolve: { alias: { '@shared': resolve('src-shared') } },
   test: {
@@ -19,6 +20,10 @@ export default defineConfig({
         extends: true,
         plugins: [react()],
         test: { name: 'renderer', include: ['test/renderer/**/*.test.{ts,tsx}'], environment: 'jsdom', testTimeout: 20000 },
+      },
+      {
+        extends: true,
+        test: { name: 'cli', include: ['test/cli/**/*.test.ts'], environment: 'node', testTimeout: 60000, hookTimeout: 60000 },
       },
       {
         extends: true,

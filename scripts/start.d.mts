@@ -1,11 +1,9 @@
 // Types for the helpers that scripts/start.mjs exports (used by tests).
-export declare const ROOT: string;
 export interface BinaryLookup {
   path: string | null;
   reason: string;
 }
 export declare function electronBinary(root?: string, env?: Record<string, string | undefined>): BinaryLookup;
-export declare function buildState(root?: string): { needed: boolean; reason: string };
 export declare function hasDisplay(env?: Record<string, string | undefined>, platform?: string): boolean;
 export interface ReadyLine {
   ready: true;

@@ -6,16 +6,14 @@
 //
 // Electron's binary is looked up by reading node_modules/electron/path.txt, never by
 // `require('electron')`: from plain Node that require starts a download by itself.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+import { ROOT, ensureBuilt } from './build-state.mjs';
 
-const OUTPUTS = ['out/main/index.js', 'out/main/headless.js', 'out/preload/preload.cjs', 'out/renderer/index.html'];
-const SOURCES = ['src-main', 'src-renderer', 'electron.vite.config.ts', 'package.json'];
 /** Offline, the fetch fails in well under a second; online it is a ~100 MB download. */
 const FETCH_TIMEOUT_MS = Number(process.env.COUNTERSIGN_ELECTRON_FETCH_TIMEOUT_MS) || 120_000;
 
@@ -36,32 +34,6 @@ export function electronBinary(root = ROOT, env = process.env) {
   if (!relative) return { path: null, reason: 'it was never downloaded' };
   const path = join(pkgDir, 'dist', relative);
   return existsSync(path) ? { path, reason: '' } : { path: null, reason: `${path} is missing` };
-}
-
-function newestMtime(path) {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    return 0;
-  }
-  if (!st.isDirectory()) return st.mtimeMs;
-  // Files only: a folder's time also moves when an editor drops a temp file in it.
-  let newest = 0;
-  for (const entry of readdirSync(path)) {
-    if (entry.startsWith('.') || entry === 'node_modules') continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-/** Does out/ need a build? Missing outputs, or a source newer than the oldest output. */
-export function buildState(root = ROOT) {
-  const missing = OUTPUTS.filter((o) => !existsSync(join(root, o)));
-  if (missing.length > 0) return { needed: true, reason: `${missing[0]} is missing` };
-  const oldestOutput = Math.min(...OUTPUTS.map((o) => statSync(join(root, o)).mtimeMs));
-  const newestSource = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
-  return newestSource > oldestOutput ? { needed: true, reason: 'the sources changed since the last build' } : { needed: false, reason: '' };
 }
 
 /** Linux needs a display server for a window. */
@@ -116,13 +88,6 @@ export function fetchElectronOnce(root = ROOT) {
   });
 }
 
-function build(root) {
-  const bin = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-  // Build output goes to stderr: stdout is kept for the ready line.
-  const result = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
-  return result.status === 0;
-}
-
 /** Runs a child in its own process group and forwards each signal to it exactly once. */
 function runChild(command, args, { env, onStdoutLine } = {}) {
   return new Promise((done) => {
@@ -164,14 +129,7 @@ function runChild(command, args, { env, onStdoutLine } = {}) {
 
 async function main() {
   const args = process.argv.slice(2);
-  const state = buildState();
-  if (state.needed) {
-    console.error(`Building Countersign (${state.reason})…`);
-    if (!build(ROOT)) {
-      console.error('countersign: the build failed (see above).');
-      return 1;
-    }
-  }
+  if (!ensureBuilt()) return 1;
 
   let why = '';
   let bin = electronBinary();

@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountersignBridge } from '@shared/ipc-contract.js';
-import { electronBinary, hasDisplay, parseReadyLine, ROOT } from '../../scripts/start.mjs';
+import { electronBinary, hasDisplay, parseReadyLine } from '../../scripts/start.mjs';
+import { ROOT } from '../../scripts/build-state.mjs';
 
 const binary = electronBinary();
 const skipReason = !binary.path

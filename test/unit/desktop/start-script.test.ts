@@ -6,7 +6,8 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildState, electronBinary, fetchFailureReason, hasDisplay, parseReadyLine } from '../../../scripts/start.mjs';
+import { electronBinary, fetchFailureReason, hasDisplay, parseReadyLine } from '../../../scripts/start.mjs';
+import { buildState } from '../../../scripts/build-state.mjs';
 
 let root: string;
 beforeEach(async () => {
@@ -48,7 +49,7 @@ describe('electronBinary', () => {
 });
 
 describe('buildState', () => {
-  const outputs = ['out/main/index.js', 'out/main/headless.js', 'out/preload/preload.cjs', 'out/renderer/index.html'];
+  const outputs = ['out/main/index.js', 'out/main/headless.js', 'out/main/cli.js', 'out/preload/preload.cjs', 'out/renderer/index.html'];
 
   it('needs a build when an output is missing', async () => {
     await put('src-main/index.ts', '', 1000);

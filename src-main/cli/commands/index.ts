@@ -1,0 +1,6 @@
+// Every command of `countersign`, in the order `--help` lists them. A new command is a
+// new file in this folder and one line here.
+import type { CommandFactory } from '../define.js';
+import { verifyCommand } from './verify.js';
+
+export const COMMANDS: CommandFactory[] = [verifyCommand];
