@@ -1,7 +1,7 @@
-// The console: its session first (the console token buys this run's admin key), then
-// the live stream and the screens.
+// The console: its session first (the console token buys this run's admin key, which
+// service calls read from the session query's data), then the live stream and the screens.
 import { useQuery } from '@tanstack/react-query';
-import { sessionQuery } from './api/queries.js';
+import { sessionQuery } from './api/session.js';
 import { useLiveStream } from './api/live.js';
 import { consoleToken } from './api/client.js';
 import { ApiRequestError } from './api/errors.js';

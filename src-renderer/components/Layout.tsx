@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from '../router.js';
 import { NAV } from '../nav.js';
-import { statusQuery } from '../api/queries.js';
+import { statusQuery } from '../api/session.js';
 import { LiveIndicator } from './LiveIndicator.js';
 
 export function Layout({ company, children }: { company: string; children: ReactNode }) {

@@ -3,8 +3,7 @@
 // cannot be revoked from here.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { apiKeysQuery } from '../../api/queries.js';
-import { useCreateApiKey, useRevokeApiKey } from '../../api/mutations.js';
+import { apiKeysQuery, useCreateApiKey, useRevokeApiKey } from '../../api/api-keys.js';
 import { ApiRequestError } from '../../api/errors.js';
 import type { ApiKey, CreatedApiKey } from '@shared/api-types.js';
 import { Badge } from '../../components/Badge.js';

@@ -2,7 +2,7 @@
 // web application's own actions (send, expire, void, through the test helpers). Each is
 // offered only where the document's status allows it; a refused one says why.
 import { useState } from 'react';
-import { useRemind, useTransition } from '../../api/mutations.js';
+import { useRemind, useTransition } from '../../api/documents.js';
 import type { AllowedActions, Document, DocumentAction } from '@shared/api-types.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

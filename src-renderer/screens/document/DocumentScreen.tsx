@@ -2,7 +2,7 @@
 // title, status, recipients, the actions its status allows, metadata, its URL and the
 // timeline of events with their deliveries. Everything refreshes live.
 import { useQuery } from '@tanstack/react-query';
-import { actionsQuery, documentQuery } from '../../api/queries.js';
+import { actionsQuery, documentQuery } from '../../api/documents.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { DocumentStatusBadge } from '../../components/Badge.js';
 import { Card } from '../../components/Card.js';

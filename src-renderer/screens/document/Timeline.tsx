@@ -1,7 +1,7 @@
 // The document's events, newest first, each with the deliveries it caused (one per
 // subscription that wanted it) and how they went. Updates live.
 import { useQuery } from '@tanstack/react-query';
-import { timelineQuery } from '../../api/queries.js';
+import { timelineQuery } from '../../api/documents.js';
 import { DeliveryStatusBadge } from '../../components/Badge.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { EmptyState, Loading } from '../../components/States.js';

@@ -2,7 +2,7 @@
 // (through the service's test helpers).
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { documentListQuery } from '../../api/queries.js';
+import { documentListQuery } from '../../api/documents.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '@shared/api-types.js';
 import { DocumentStatusBadge, documentStatusLabel } from '../../components/Badge.js';
 import { DataTable } from '../../components/DataTable.js';

@@ -2,7 +2,7 @@
 // test helpers (the way the web application would make one). API field errors appear
 // beside the field they name (e.g. recipients.1.email).
 import { useState, type FormEvent } from 'react';
-import { useCreateDocument } from '../../api/mutations.js';
+import { useCreateDocument } from '../../api/documents.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';

@@ -2,7 +2,8 @@
 // headers and bodies, timing, the error), where it landed among the local inboxes (with
 // "compare sent and received"), and the actions: redeliver and copy as curl.
 import { useQuery } from '@tanstack/react-query';
-import { deliveryDetailQuery, useRedeliver } from '../../api/inspector.js';
+import { deliveryDetailQuery } from '../../api/inspector.js';
+import { useRedeliver } from '../../api/webhooks.js';
 import type { Attempt } from '@shared/api-types.js';
 import type { DeliveryDetail as Detail } from '@shared/inspector-types.js';
 import { AttemptFacts } from '../../components/AttemptFacts.js';

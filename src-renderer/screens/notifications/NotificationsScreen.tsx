@@ -1,7 +1,7 @@
 // The notification outbox: every message the service "sent" to a recipient (signature
 // requests and reminders), newest first, optionally for one document.
 import { useQuery } from '@tanstack/react-query';
-import { notificationsQuery } from '../../api/queries.js';
+import { notificationsQuery } from '../../api/notifications.js';
 import { Badge } from '../../components/Badge.js';
 import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

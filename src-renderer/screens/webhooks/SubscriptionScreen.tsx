@@ -3,8 +3,7 @@
 // (?delivery=<id> opens that delivery).
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { subscriptionQuery } from '../../api/queries.js';
-import { useDeleteSubscription, useSendTestEvent } from '../../api/mutations.js';
+import { subscriptionQuery, useDeleteSubscription, useSendTestEvent } from '../../api/webhooks.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { Badge } from '../../components/Badge.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';

@@ -2,7 +2,9 @@
 // created, last delivery outcome), the creation form, and the secret shown once.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { deliveryPageQuery, inboxesQuery, subscriptionListQuery } from '../../api/queries.js';
+import { PAGE_SIZE } from '../../api/client.js';
+import { inboxListQuery } from '../../api/receiver.js';
+import { deliveryPageQuery, subscriptionListQuery } from '../../api/webhooks.js';
 import type { Subscription } from '@shared/api-types.js';
 import { Badge, DeliveryStatusBadge } from '../../components/Badge.js';
 import { Card } from '../../components/Card.js';
@@ -23,7 +25,7 @@ export const WEBHOOK_CRUMBS = [{ label: 'Settings' }, { label: 'Integrations' },
 export function WebhooksScreen() {
   useTitle('Webhooks');
   const [created, setCreated] = useState<Created | null>(null);
-  const inboxes = useQuery({ ...inboxesQuery(), retry: false });
+  const inboxes = useQuery({ ...inboxListQuery(), retry: false });
   const suggestion = inboxes.data?.[0]?.local_url;
   return (
     <>
@@ -43,7 +45,7 @@ export function WebhooksScreen() {
 
 function SubscriptionTable() {
   const pager = useCursorPager();
-  const list = useQuery(subscriptionListQuery(pager.cursor));
+  const list = useQuery(subscriptionListQuery({ limit: PAGE_SIZE, starting_after: pager.cursor }));
   if (list.isPending) return <Loading what="subscriptions" />;
   if (list.isError) return <ErrorNotice error={list.error} title="The subscriptions could not be loaded." />;
   const { data, has_more } = list.data;
@@ -73,7 +75,7 @@ function SubscriptionTable() {
 }
 
 function SubscriptionRow({ sub }: { sub: Subscription }) {
-  const last = useQuery(deliveryPageQuery(sub.public_id, 1));
+  const last = useQuery(deliveryPageQuery(sub.public_id, { limit: 1 }));
   const latest = last.data?.data[0];
   const fp = fingerprintFor(sub.public_id);
   return (
