@@ -8,8 +8,9 @@ import { ApiRequestError } from './api/errors.js';
 import { Layout } from './components/Layout.js';
 import { ErrorNotice } from './components/ErrorNotice.js';
 import { Loading } from './components/States.js';
+import { CrumbsContext } from './crumbs.js';
 import { useLocation } from './router.js';
-import { routeFor } from './routes.js';
+import { resolveRoute } from './routes.js';
 
 function Gate({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -22,9 +23,14 @@ function Gate({ title, children }: { title: string; children: React.ReactNode })
   );
 }
 
-function Screens() {
-  const location = useLocation();
-  return <>{routeFor(location)}</>;
+/** The frame and the screen of the current location, with its breadcrumbs. */
+function Screens({ company }: { company: string }) {
+  const { route, screen, crumbs } = resolveRoute(useLocation());
+  return (
+    <Layout company={company} current={route}>
+      <CrumbsContext value={crumbs}>{screen}</CrumbsContext>
+    </Layout>
+  );
 }
 
 export function App() {
@@ -55,9 +61,5 @@ export function App() {
       </Gate>
     );
   }
-  return (
-    <Layout company={session.data.company_name}>
-      <Screens />
-    </Layout>
-  );
+  return <Screens company={session.data.company_name} />;
 }

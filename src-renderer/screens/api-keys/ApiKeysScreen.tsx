@@ -27,7 +27,7 @@ export function ApiKeysScreen() {
   const revoke = useRevokeApiKey();
   return (
     <>
-      <PageHeader title="API keys" crumbs={[{ label: 'Settings' }]}>
+      <PageHeader title="API keys">
         <p className="page-lede">
           Keys authenticate calls to the service API (<span className="mono">X-Api-Key</span>). Admins may manage webhooks; members may not.
         </p>

@@ -11,7 +11,8 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href, useLocation, useSearchParamSetter } from '../../router.js';
+import { Link, useLocation, useSearchParamSetter } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { NewDocumentDialog } from './NewDocumentDialog.js';
 
@@ -98,7 +99,7 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
           return (
             <tr key={d.public_id}>
               <td className="cell-title">
-                <Link to={href('/documents', { d: d.public_id })}>{d.title}</Link>
+                <Link to={linkTo.document(d.public_id)}>{d.title}</Link>
               </td>
               <td>
                 <DocumentStatusBadge status={d.status} />

@@ -7,7 +7,8 @@ import { ApiRequestError } from '../../api/errors.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { Modal } from '../../components/Modal.js';
-import { href, navigate } from '../../router.js';
+import { navigate } from '../../router.js';
+import { linkTo } from '../../paths.js';
 
 interface Row {
   key: number;
@@ -36,7 +37,7 @@ export function NewDocumentDialog({ onClose }: { onClose: () => void }) {
       {
         onSuccess: (doc) => {
           onClose();
-          navigate(href('/documents', { d: doc.public_id }));
+          navigate(linkTo.document(doc.public_id));
         },
       },
     );

@@ -12,7 +12,8 @@ import type { Subscription } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';
-import { Link, href, useLocation, useSearchParamSetter } from '../../router.js';
+import { Link, useLocation, useSearchParamSetter } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { CaptureDetail } from './CaptureDetail.js';
 import { ComparePanel } from './ComparePanel.js';
@@ -125,7 +126,7 @@ export function InspectorScreen() {
                 </button>
               ) : (
                 <>
-                  Make an inbox and subscribe it on the <Link to={href('/receiver')}>Receiver</Link> page, then change a document: its
+                  Make an inbox and subscribe it on the <Link to={linkTo.receiver()}>Receiver</Link> page, then change a document: its
                   deliveries appear here as they happen.
                 </>
               )}

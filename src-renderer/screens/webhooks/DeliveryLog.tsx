@@ -10,7 +10,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { DeliveryAttempts } from './DeliveryAttempts.js';
 
 export function DeliveryLog({ subscriptionId, openId }: { subscriptionId: string; openId?: string }) {
@@ -96,7 +97,7 @@ function DeliveryItem(props: {
           <Time iso={d.last_attempt_at ?? d.created_at} />
         </span>
         {d.document_id && (
-          <Link to={href('/documents', { d: d.document_id })} className="mono subtle delivery-doc" aria-label={`Document ${d.document_id}`}>
+          <Link to={linkTo.document(d.document_id)} className="mono subtle delivery-doc" aria-label={`Document ${d.document_id}`}>
             {d.document_id}
           </Link>
         )}

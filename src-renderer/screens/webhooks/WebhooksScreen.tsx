@@ -14,13 +14,12 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { CreateSubscriptionForm, type Created } from './CreateSubscriptionForm.js';
 import { fingerprintFor } from './fingerprint.js';
 import { SecretDialog } from './SecretDialog.js';
-
-export const WEBHOOK_CRUMBS = [{ label: 'Settings' }, { label: 'Integrations' }, { label: 'Webhooks', to: href('/settings/webhooks') }];
 
 export function WebhooksScreen() {
   useTitle('Webhooks');
@@ -29,7 +28,7 @@ export function WebhooksScreen() {
   const suggestion = inboxes.data?.[0]?.local_url;
   return (
     <>
-      <PageHeader title="Webhooks" crumbs={WEBHOOK_CRUMBS.slice(0, 2)}>
+      <PageHeader title="Webhooks">
         <p className="page-lede">Subscriptions receive a signed POST for each document event they want.</p>
       </PageHeader>
       <Card title="New subscription">
@@ -81,7 +80,7 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
   return (
     <tr>
       <td className="cell-title">
-        <Link to={href(`/settings/webhooks/${encodeURIComponent(sub.public_id)}`)} className="mono break">
+        <Link to={linkTo.subscription(sub.public_id)} className="mono break">
           {sub.url}
         </Link>
       </td>
