@@ -91,10 +91,20 @@ export interface Resolved {
   crumbs: Crumb[];
 }
 
-/** What a location shows: its screen, and the breadcrumbs above it (every step a link). */
+const crumbOf = (r: Route, m: Match<Route>, current?: boolean): Crumb => ({
+  label: r.label ?? '',
+  to: href(fillPath(r.path, m.params)),
+  ...(current ? { current } : {}),
+});
+
+/**
+ * What a location shows: its screen, and its breadcrumbs: the pages above it, then the
+ * page itself when it has a name (a top-level page has none: its title says it all).
+ */
 export function resolveRoute(loc: AppLocation): Resolved {
   const m = matchRoute(ROUTES, loc);
   if (!m) return { screen: <NotFoundScreen path={loc.path} />, crumbs: [] };
-  const crumbs = ancestorsOf(ROUTES, m.route).map((r) => ({ label: r.label ?? '', to: href(fillPath(r.path, m.params)) }));
+  const above = ancestorsOf(ROUTES, m.route).map((r) => crumbOf(r, m));
+  const crumbs = above.length > 0 && m.route.label ? [...above, crumbOf(m.route, m, true)] : above;
   return { route: m.route, screen: m.route.screen(m), crumbs };
 }

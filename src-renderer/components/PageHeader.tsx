@@ -1,5 +1,5 @@
-// A screen's title line: breadcrumbs (where this screen sits: the pages above it, each a
-// link, from the route table), the title, and its actions.
+// A screen's title line: breadcrumbs (where this screen sits, each step a link, from the
+// route table), the title, and its actions.
 import type { ReactNode } from 'react';
 import { useCrumbs } from '../crumbs.js';
 import { Link } from '../router.js';
@@ -13,7 +13,9 @@ export function PageHeader({ title, actions, children }: { title: ReactNode; act
           <ol>
             {crumbs.map((c) => (
               <li key={c.to}>
-                <Link to={c.to}>{c.label}</Link>
+                <Link to={c.to} aria-current={c.current ? 'page' : undefined}>
+                  {c.label}
+                </Link>
               </li>
             ))}
           </ol>

@@ -171,7 +171,7 @@ describe('Settings', () => {
   const crumbLinks = () =>
     within(screen.getByRole('navigation', { name: 'Breadcrumb' }))
       .getAllByRole('link')
-      .map((a) => [a.textContent, a.getAttribute('href')]);
+      .map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')]);
 
   it('walks Settings → Integrations → Webhooks by real links, each a page of its own, and back by the breadcrumbs', async () => {
     const user = userEvent.setup();
@@ -182,14 +182,18 @@ describe('Settings', () => {
     await user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Integrations' }));
     await screen.findByRole('heading', { name: 'Integrations', level: 1 });
     expect(window.location.pathname).toBe('/app/settings/integrations');
-    expect(crumbLinks()).toEqual([['Settings', '/app/settings']]);
+    expect(crumbLinks()).toEqual([
+      ['Settings', '/app/settings', null],
+      ['Integrations', '/app/settings/integrations', 'page'],
+    ]);
 
     await user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Webhooks' }));
     await screen.findByLabelText('Endpoint URL');
     expect(window.location.pathname).toBe('/app/settings/integrations/webhooks');
     expect(crumbLinks()).toEqual([
-      ['Settings', '/app/settings'],
-      ['Integrations', '/app/settings/integrations'],
+      ['Settings', '/app/settings', null],
+      ['Integrations', '/app/settings/integrations', null],
+      ['Webhooks', '/app/settings/integrations/webhooks', 'page'],
     ]);
     const sidebar = screen.getByRole('navigation', { name: 'Main' });
     expect(within(sidebar).getByRole('link', { name: 'Webhooks' }).getAttribute('aria-current')).toBe('page');
@@ -207,9 +211,9 @@ describe('Settings', () => {
       `/app/settings/integrations/webhooks/${sub.public_id}?delivery=msg_none`,
     );
     expect(crumbLinks()).toEqual([
-      ['Settings', '/app/settings'],
-      ['Integrations', '/app/settings/integrations'],
-      ['Webhooks', '/app/settings/integrations/webhooks'],
+      ['Settings', '/app/settings', null],
+      ['Integrations', '/app/settings/integrations', null],
+      ['Webhooks', '/app/settings/integrations/webhooks', null],
     ]);
     cleanup();
     renderConsole('/app/settings/webhooks');

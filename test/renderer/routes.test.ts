@@ -38,8 +38,16 @@ describe('resolving a location', () => {
   it('puts the webhooks under Settings → Integrations, every step a real page', () => {
     expect(resolve('/app/settings').route?.label).toBe('Settings');
     expect(resolve('/app/settings/').route?.label).toBe('Settings');
-    expect(resolve('/app/settings/integrations').crumbs).toEqual([{ label: 'Settings', to: '/app/settings' }]);
-    expect(resolve('/app/settings/integrations/webhooks').crumbs.map((c) => c.to)).toEqual(['/app/settings', '/app/settings/integrations']);
+    expect(resolve('/app/settings').crumbs).toEqual([]); // a top-level page: its title says where one is
+    expect(resolve('/app/settings/integrations').crumbs).toEqual([
+      { label: 'Settings', to: '/app/settings' },
+      { label: 'Integrations', to: '/app/settings/integrations', current: true },
+    ]);
+    expect(resolve('/app/settings/integrations/webhooks').crumbs.map((c) => c.to)).toEqual([
+      '/app/settings',
+      '/app/settings/integrations',
+      '/app/settings/integrations/webhooks',
+    ]);
     const sub = resolve('/app/settings/integrations/webhooks/wh_1?delivery=msg_1');
     expect(sub.route?.path).toBe(PATHS.subscription);
     expect(sub.crumbs).toEqual([
@@ -47,7 +55,7 @@ describe('resolving a location', () => {
       { label: 'Integrations', to: '/app/settings/integrations' },
       { label: 'Webhooks', to: '/app/settings/integrations/webhooks' },
     ]);
-    expect(resolve('/app/settings/api-keys').crumbs).toEqual([{ label: 'Settings', to: '/app/settings' }]);
+    expect(resolve('/app/settings/api-keys').crumbs.map((c) => c.label)).toEqual(['Settings', 'API keys']);
   });
 
   it('keeps the old webhook paths as redirects, and says when nothing lives at a path', () => {
