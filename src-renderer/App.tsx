@@ -1,15 +1,16 @@
-// The console: its session first (the console token buys this run's admin key), then
-// the live stream and the screens.
+// The console: its session first (the console token buys this run's admin key, which
+// service calls read from the session query's data), then the live stream and the screens.
 import { useQuery } from '@tanstack/react-query';
-import { sessionQuery } from './api/queries.js';
+import { sessionQuery } from './api/session.js';
 import { useLiveStream } from './api/live.js';
 import { consoleToken } from './api/client.js';
 import { ApiRequestError } from './api/errors.js';
 import { Layout } from './components/Layout.js';
 import { ErrorNotice } from './components/ErrorNotice.js';
 import { Loading } from './components/States.js';
+import { CrumbsContext } from './crumbs.js';
 import { useLocation } from './router.js';
-import { routeFor } from './routes.js';
+import { resolveRoute } from './routes.js';
 
 function Gate({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -22,9 +23,14 @@ function Gate({ title, children }: { title: string; children: React.ReactNode })
   );
 }
 
-function Screens() {
-  const location = useLocation();
-  return <>{routeFor(location)}</>;
+/** The frame and the screen of the current location, with its breadcrumbs. */
+function Screens({ company }: { company: string }) {
+  const { route, screen, crumbs } = resolveRoute(useLocation());
+  return (
+    <Layout company={company} current={route}>
+      <CrumbsContext value={crumbs}>{screen}</CrumbsContext>
+    </Layout>
+  );
 }
 
 export function App() {
@@ -55,9 +61,5 @@ export function App() {
       </Gate>
     );
   }
-  return (
-    <Layout company={session.data.company_name}>
-      <Screens />
-    </Layout>
-  );
+  return <Screens company={session.data.company_name} />;
 }

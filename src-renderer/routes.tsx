@@ -1,36 +1,110 @@
-// Which screen a path shows. Paths are those of the service's web application
-// (CONTRACT.md: {app_url}/documents?d=<id>; Settings → Integrations → Webhooks).
-// Room is left for /inspector and /receiver (the delivery inspector's screens).
+// The route table: every screen with its path (paths.ts), its name and its sidebar
+// group, in matching order. The sidebar, the breadcrumbs and the settings pages are
+// derived from it (route-table.ts); old paths redirect to where their pages are now.
 import { useEffect, type ReactNode } from 'react';
+import type { Crumb } from './crumbs.js';
+import { DOCUMENT_PARAM, PATHS } from './paths.js';
+import { ancestorsOf, childrenOf, fillPath, isWithin, matchRoute, navGroups, type Match, type RouteEntry } from './route-table.js';
 import { href, navigate, type AppLocation } from './router.js';
-import { DocumentsScreen } from './screens/documents/DocumentsScreen.js';
-import { DocumentScreen } from './screens/document/DocumentScreen.js';
-import { NotificationsScreen } from './screens/notifications/NotificationsScreen.js';
-import { WebhooksScreen } from './screens/webhooks/WebhooksScreen.js';
-import { SubscriptionScreen } from './screens/webhooks/SubscriptionScreen.js';
 import { ApiKeysScreen } from './screens/api-keys/ApiKeysScreen.js';
+import { DocumentScreen } from './screens/document/DocumentScreen.js';
+import { DocumentsScreen } from './screens/documents/DocumentsScreen.js';
 import { InspectorScreen } from './screens/inspector/InspectorScreen.js';
-import { ReceiverScreen } from './screens/receiver/ReceiverScreen.js';
 import { NotFoundScreen } from './screens/NotFoundScreen.js';
+import { NotificationsScreen } from './screens/notifications/NotificationsScreen.js';
+import { ReceiverScreen } from './screens/receiver/ReceiverScreen.js';
+import { SectionScreen } from './screens/settings/SectionScreen.js';
+import { SubscriptionScreen } from './screens/webhooks/SubscriptionScreen.js';
+import { WebhooksScreen } from './screens/webhooks/WebhooksScreen.js';
+
+export interface Route extends RouteEntry {
+  screen: (m: Match<Route>) => ReactNode;
+}
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);
   return null;
 }
 
-export function routeFor({ path, search }: AppLocation): ReactNode {
-  if (path === '/') return <Redirect to={href('/documents')} />;
-  if (path === '/documents') {
-    const id = search.get('d');
-    return id ? <DocumentScreen key={id} id={id} /> : <DocumentsScreen />;
-  }
-  if (path === '/notifications') return <NotificationsScreen />;
-  if (path === '/settings' || path === '/settings/integrations') return <Redirect to={href('/settings/webhooks')} />;
-  if (path === '/settings/webhooks') return <WebhooksScreen />;
-  const sub = /^\/settings\/webhooks\/([^/]+)$/.exec(path);
-  if (sub) return <SubscriptionScreen key={sub[1]} id={decodeURIComponent(sub[1])} />;
-  if (path === '/settings/api-keys') return <ApiKeysScreen />;
-  if (path === '/inspector') return <InspectorScreen />;
-  if (path === '/receiver') return <ReceiverScreen />;
-  return <NotFoundScreen path={path} />;
+/** The same page at its new path, with its parameters and query string (?delivery=…). */
+const movedTo =
+  (pattern: string) =>
+  ({ params, search }: Match<Route>) => <Redirect to={href(fillPath(pattern, params), Object.fromEntries(search))} />;
+
+/** A page that lists what lies under it (Settings, Integrations). */
+const section = ({ route }: Match<Route>) => (
+  <SectionScreen
+    title={route.label ?? ''}
+    lede={route.description}
+    items={childrenOf(ROUTES, route).map((r) => ({ label: r.label ?? '', description: r.description, to: href(r.path) }))}
+  />
+);
+
+export const ROUTES: Route[] = [
+  { path: PATHS.home, screen: () => <Redirect to={href(PATHS.documents)} /> },
+  {
+    path: PATHS.documents,
+    query: DOCUMENT_PARAM,
+    screen: ({ search }) => {
+      const id = search.get(DOCUMENT_PARAM) ?? '';
+      return <DocumentScreen key={id} id={id} />;
+    },
+  },
+  { path: PATHS.documents, label: 'Documents', group: '', screen: () => <DocumentsScreen /> },
+  { path: PATHS.notifications, label: 'Notifications', group: '', screen: () => <NotificationsScreen /> },
+  { path: PATHS.inspector, label: 'Inspector', group: 'Webhooks', screen: () => <InspectorScreen /> },
+  { path: PATHS.receiver, label: 'Receiver', group: 'Webhooks', screen: () => <ReceiverScreen /> },
+  { path: PATHS.settings, label: 'Settings', description: 'How this company connects to the service.', screen: section },
+  {
+    path: PATHS.integrations,
+    label: 'Integrations',
+    description: 'Where the service tells your systems what happens to documents.',
+    screen: section,
+  },
+  {
+    path: PATHS.webhooks,
+    label: 'Webhooks',
+    group: 'Settings',
+    description: 'Subscriptions that receive a signed POST for each document event, with their delivery logs.',
+    screen: () => <WebhooksScreen />,
+  },
+  { path: PATHS.subscription, screen: ({ params }) => <SubscriptionScreen key={params.id} id={params.id} /> },
+  {
+    path: PATHS.apiKeys,
+    label: 'API keys',
+    group: 'Settings',
+    description: 'Keys that authenticate calls to the service API.',
+    screen: () => <ApiKeysScreen />,
+  },
+  { path: PATHS.oldWebhooks, screen: movedTo(PATHS.webhooks) },
+  { path: PATHS.oldSubscription, screen: movedTo(PATHS.subscription) },
+];
+
+/** The sidebar. */
+export const NAV = navGroups(ROUTES);
+
+export const isCurrentSection = (item: Route, current: Route | undefined) => isWithin(ROUTES, item, current);
+
+export interface Resolved {
+  route?: Route;
+  screen: ReactNode;
+  crumbs: Crumb[];
+}
+
+const crumbOf = (r: Route, m: Match<Route>, current?: boolean): Crumb => ({
+  label: r.label ?? '',
+  to: href(fillPath(r.path, m.params)),
+  ...(current ? { current } : {}),
+});
+
+/**
+ * What a location shows: its screen, and its breadcrumbs: the pages above it, then the
+ * page itself when it has a name (a top-level page has none: its title says it all).
+ */
+export function resolveRoute(loc: AppLocation): Resolved {
+  const m = matchRoute(ROUTES, loc);
+  if (!m) return { screen: <NotFoundScreen path={loc.path} />, crumbs: [] };
+  const above = ancestorsOf(ROUTES, m.route).map((r) => crumbOf(r, m));
+  const crumbs = above.length > 0 && m.route.label ? [...above, crumbOf(m.route, m, true)] : above;
+  return { route: m.route, screen: m.route.screen(m), crumbs };
 }

@@ -1,32 +1,32 @@
 // What a change from the live stream makes stale. Small references arrive (kinds and
 // ids); the queries that show them are refetched. Pure, so it is tested on its own.
 import type { Change } from '@shared/api-types.js';
-import { qk } from './keys.js';
+import { apiKeyKeys, documentKeys, inspectorKeys, notificationKeys, receiverKeys, statusKeys, webhookKeys } from './keys.js';
 
 export type QueryKey = readonly unknown[];
 
 export function keysForChange(change: Change): QueryKey[] {
   switch (change.kind) {
     case 'document':
-      return [qk.documents.lists(), qk.documents.detail(change.id)];
+      return [documentKeys.lists(), documentKeys.detail(change.id)];
     case 'event':
-      return change.document_id ? [qk.documents.timeline(change.document_id)] : [];
+      return change.document_id ? [documentKeys.timeline(change.document_id)] : [];
     case 'delivery': {
-      const keys: QueryKey[] = [qk.webhooks.deliveries(change.subscription_id)];
-      if (change.document_id) keys.push(qk.documents.timeline(change.document_id));
+      const keys: QueryKey[] = [webhookKeys.deliveries(change.subscription_id)];
+      if (change.document_id) keys.push(documentKeys.timeline(change.document_id));
       return keys;
     }
     case 'subscription':
-      return [qk.webhooks.lists(), qk.webhooks.sub(change.id)];
+      return [webhookKeys.lists(), webhookKeys.sub(change.id)];
     case 'notification':
-      return [qk.notifications.all];
+      return [notificationKeys.all];
     case 'api_key':
-      return [qk.apiKeys.all];
+      return [apiKeyKeys.all];
     case 'tunnel':
-      return [qk.status, ['receiver']];
+      return [statusKeys.all, receiverKeys.all];
     case 'capture':
     case 'inbox':
-      return [['receiver'], ['inspector']];
+      return [receiverKeys.all, inspectorKeys.all];
   }
 }
 

@@ -1,18 +1,30 @@
-// The console's HTTP client. Two audiences on the same origin: the service API (as
-// any client: X-Api-Key, the console session's admin key, held only in memory) and
-// the console API (the per-run console token). Every failure becomes an
-// ApiRequestError in the contract's shape.
+// The console's one HTTP client. Two audiences on the same origin: the service API (as
+// any client: X-Api-Key, the console session's admin key) and the console API (the
+// per-run console token). Every method, JSON or raw text bodies, JSON or text answers
+// (with an attachment's file name); every failure becomes an ApiRequestError in the
+// contract's shape.
+//
+// The session's key is never kept here: a service call reads it from the session
+// query's data in the QueryClient making the call (queryFn and mutationFn both receive
+// it), so a fresh session (a new key) is used from the moment it is in the cache, and
+// fetching the session has no side effect.
+import type { QueryClient } from '@tanstack/react-query';
+import type { ConsoleSession } from '@shared/api-types.js';
 import { ApiRequestError, errorFromResponse, networkError } from './errors.js';
+import { sessionKeys } from './keys.js';
+
+/** The page size of every paged list the console asks for. */
+export const PAGE_SIZE = 25;
 
 interface ClientState {
   /** '' = the page's own origin; tests point it at a backend on 127.0.0.1. */
   base: string;
   consoleToken: string | null;
-  apiKey: string | null;
 }
 
-const state: ClientState = { base: '', consoleToken: null, apiKey: null };
+const state: ClientState = { base: '', consoleToken: null };
 
+/** Set once at start-up (main.tsx: the token from the URL fragment; tests: their backend). */
 export function configureClient(patch: Partial<ClientState>): void {
   Object.assign(state, patch);
 }
@@ -25,14 +37,30 @@ export function consoleToken(): string | null {
   return state.consoleToken;
 }
 
+export type QueryParams = Record<string, string | number | undefined | null>;
+
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
   body?: unknown;
+  /** A body that is already JSON text (a file as it was read), sent as it is. */
+  rawBody?: string;
+  query?: QueryParams;
   signal?: AbortSignal;
-  query?: Record<string, string | number | undefined | null>;
 }
 
-export function withQuery(path: string, query?: RequestOptions['query']): string {
+export interface ServiceOptions extends RequestOptions {
+  /** The QueryClient making the call: the key is its console session's. */
+  client: QueryClient;
+}
+
+export interface TextAnswer {
+  text: string;
+  /** The file name of an attachment (Content-Disposition), if the answer is one. */
+  filename: string | null;
+}
+
+export function withQuery(path: string, query?: QueryParams): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
@@ -40,28 +68,35 @@ export function withQuery(path: string, query?: RequestOptions['query']): string
   return qs ? `${path}?${qs}` : path;
 }
 
-async function request<T>(path: string, headers: Record<string, string>, opts: RequestOptions): Promise<T> {
-  const init: RequestInit = {
-    method: opts.method ?? 'GET',
-    headers: { Accept: 'application/json', ...headers },
-    signal: opts.signal,
-    cache: 'no-store',
-  };
-  if (opts.body !== undefined) {
-    init.body = JSON.stringify(opts.body);
-    (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
-  }
+/** The console session's key in this QueryClient (memory only), or null before the session is in. */
+export function sessionKeyOf(client: QueryClient): string | null {
+  return client.getQueryData<ConsoleSession>(sessionKeys.all)?.api_key ?? null;
+}
+
+async function send(path: string, auth: Record<string, string>, opts: RequestOptions, accept: string): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept, ...auth };
+  const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(state.base + withQuery(path, opts.query), init);
+    res = await fetch(state.base + withQuery(path, opts.query), {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      signal: opts.signal,
+      cache: 'no-store',
+    });
   } catch (err) {
     if ((err as { name?: string })?.name === 'AbortError') throw err;
     throw networkError(err);
   }
   if (!res.ok) throw await errorFromResponse(res);
-  if (res.status === 204) return undefined as T;
+  return res;
+}
+
+async function jsonOf<T>(res: Response): Promise<T> {
   const text = await res.text();
-  if (text === '') return undefined as T;
+  if (res.status === 204 || text === '') return undefined as T;
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -69,17 +104,31 @@ async function request<T>(path: string, headers: Record<string, string>, opts: R
   }
 }
 
-/** A call to the service API (`/v2/...`, `/documents/...`) with the session's key. */
-export function serviceApi<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  if (!state.apiKey) return Promise.reject(new ApiRequestError(401, 'unauthorized', 'The console has no API key yet.'));
-  return request<T>(path, { 'X-Api-Key': state.apiKey }, opts);
+function serviceAuth(client: QueryClient): Record<string, string> {
+  const key = sessionKeyOf(client);
+  if (!key) throw new ApiRequestError(401, 'unauthorized', 'The console has no API key yet.');
+  return { 'X-Api-Key': key };
 }
 
-/** A call to the console API (`/console/api/...`) with the console token. */
-export function consoleApi<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+function consoleAuth(): Record<string, string> {
   if (!state.consoleToken)
-    return Promise.reject(
-      new ApiRequestError(401, 'unauthorized', 'No console token. Open the console from the console_url printed at start.'),
-    );
-  return request<T>(`/console/api${path}`, { 'X-Console-Token': state.consoleToken }, opts);
+    throw new ApiRequestError(401, 'unauthorized', 'No console token. Open the console from the console_url printed at start.');
+  return { 'X-Console-Token': state.consoleToken };
+}
+
+/** A call to the service API (`/v2/...`, `/documents/...`) with the session's key; the answer is JSON (or empty). */
+export async function serviceApi<T>(path: string, opts: ServiceOptions): Promise<T> {
+  return jsonOf<T>(await send(path, serviceAuth(opts.client), opts, 'application/json'));
+}
+
+/** A call to the console API (`/console/api/...`) with the console token; the answer is JSON (or empty). */
+export async function consoleApi<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  return jsonOf<T>(await send(`/console/api${path}`, consoleAuth(), opts, 'application/json'));
+}
+
+/** A console API call whose answer is kept as text (a curl command, the export file). */
+export async function consoleText(path: string, opts: RequestOptions = {}): Promise<TextAnswer> {
+  const res = await send(`/console/api${path}`, consoleAuth(), opts, '*/*');
+  const m = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '');
+  return { text: await res.text(), filename: m ? m[1] : null };
 }

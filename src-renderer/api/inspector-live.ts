@@ -7,7 +7,8 @@
 import { useEffect } from 'react';
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { onLiveChange } from './live.js';
-import { fetchRows, inspectorKeys } from './inspector.js';
+import { fetchRows } from './inspector.js';
+import { inspectorKeys } from './keys.js';
 import type { FeedPage, InspectorFilters, InspectorRow, RowsAnswer } from '@shared/inspector-types.js';
 
 type Feed = InfiniteData<FeedPage, string | null>;
@@ -77,11 +78,11 @@ export function useInspectorLive(filters: InspectorFilters, windowMs = 200): voi
       events.clear();
       deliveries.clear();
       for (const id of touched) void qc.invalidateQueries({ queryKey: inspectorKeys.delivery(id) });
-      if (touched.length > 0) void qc.invalidateQueries({ queryKey: ['inspector', 'pair'] });
-      // The chart: at most every 2 s (captures already refresh ['inspector'] through the shared stream).
+      if (touched.length > 0) void qc.invalidateQueries({ queryKey: inspectorKeys.pairs() });
+      // The chart: at most every 2 s (captures already refresh inspectorKeys.all through the shared stream).
       if (Date.now() >= statsDue) {
         statsDue = Date.now() + 2000;
-        void qc.invalidateQueries({ queryKey: ['inspector', 'stats'] });
+        void qc.invalidateQueries({ queryKey: inspectorKeys.allStats() });
       }
       try {
         const answer = await fetchRows(f, r, e);

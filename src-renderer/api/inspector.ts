@@ -1,14 +1,10 @@
-// The inspector's data: query keys, queryOptions and mutations. The merged list lives
-// under its own prefix ['inspector-feed'] (not ['inspector']): the shared live stream
-// invalidates ['inspector'] on every capture, which for a list of many loaded pages
-// would mean refetching all of them; the list is kept up to date row by row instead
-// (inspector-live.ts). Details and the chart live under ['inspector'].
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { serviceApi } from './client.js';
-import { qk } from './keys.js';
-import { consoleJson, consoleText } from './receiver-http.js';
-import { receiverKeys } from './receiver.js';
-import type { Delivery } from '@shared/api-types.js';
+// The inspector's data (keys in keys.ts: inspectorKeys): the merged list of sent and
+// received requests, kept fresh row by row (inspector-live.ts) rather than refetched;
+// the chart; a delivery's or a capture's detail; and the changes (replay, import).
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { consoleApi, consoleText, type TextAnswer } from './client.js';
+import { inspectorKeys, receiverKeys } from './keys.js';
+import { useRefreshingMutation } from './refreshing-mutation.js';
 import type {
   CaptureDetail,
   CapturePair,
@@ -23,16 +19,6 @@ import type { ImportResult, ReplayInput, ReplayResult } from '@shared/receiver-t
 export const FEED_PAGE_SIZE = 200;
 const enc = encodeURIComponent;
 
-export const inspectorKeys = {
-  feedAll: ['inspector-feed'] as const,
-  feed: (f: InspectorFilters) => ['inspector-feed', f] as const,
-  all: ['inspector'] as const,
-  stats: (f: InspectorFilters) => ['inspector', 'stats', f] as const,
-  delivery: (id: string) => ['inspector', 'delivery', id] as const,
-  capture: (id: string) => ['inspector', 'capture', id] as const,
-  pair: (captureId: string) => ['inspector', 'pair', captureId] as const,
-};
-
 type Query = Record<string, string | number | undefined>;
 const filterQuery = (f: InspectorFilters): Query => ({ ...f });
 
@@ -40,7 +26,7 @@ export const feedQuery = (f: InspectorFilters) =>
   infiniteQueryOptions({
     queryKey: inspectorKeys.feed(f),
     queryFn: ({ pageParam, signal }) =>
-      consoleJson<FeedPage>('/inspector/feed', {
+      consoleApi<FeedPage>('/inspector/feed', {
         signal,
         query: { ...filterQuery(f), limit: FEED_PAGE_SIZE, cursor: pageParam ?? undefined },
       }),
@@ -55,7 +41,7 @@ export const feedQuery = (f: InspectorFilters) =>
   });
 
 export function fetchRows(f: InspectorFilters, refs: string[], eventIds: string[]): Promise<RowsAnswer> {
-  return consoleJson<RowsAnswer>('/inspector/rows', {
+  return consoleApi<RowsAnswer>('/inspector/rows', {
     query: { ...filterQuery(f), refs: refs.join(',') || undefined, event_ids: eventIds.join(',') || undefined },
   });
 }
@@ -63,7 +49,7 @@ export function fetchRows(f: InspectorFilters, refs: string[], eventIds: string[
 export const statsQuery = (f: InspectorFilters) =>
   queryOptions({
     queryKey: inspectorKeys.stats(f),
-    queryFn: ({ signal }) => consoleJson<InspectorStats>('/inspector/stats', { signal, query: filterQuery(f) }),
+    queryFn: ({ signal }) => consoleApi<InspectorStats>('/inspector/stats', { signal, query: filterQuery(f) }),
     // The minute buckets move on even when nothing happens.
     refetchInterval: 30_000,
     staleTime: 2_000,
@@ -72,19 +58,19 @@ export const statsQuery = (f: InspectorFilters) =>
 export const deliveryDetailQuery = (id: string) =>
   queryOptions({
     queryKey: inspectorKeys.delivery(id),
-    queryFn: ({ signal }) => consoleJson<DeliveryDetail>(`/inspector/deliveries/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => consoleApi<DeliveryDetail>(`/inspector/deliveries/${enc(id)}`, { signal }),
   });
 
 export const captureDetailQuery = (id: string) =>
   queryOptions({
     queryKey: inspectorKeys.capture(id),
-    queryFn: ({ signal }) => consoleJson<CaptureDetail>(`/inspector/captures/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => consoleApi<CaptureDetail>(`/inspector/captures/${enc(id)}`, { signal }),
   });
 
 export const pairQuery = (captureId: string) =>
   queryOptions({
     queryKey: inspectorKeys.pair(captureId),
-    queryFn: ({ signal }) => consoleJson<CapturePair>(`/inspector/captures/${enc(captureId)}/pair`, { signal }),
+    queryFn: ({ signal }) => consoleApi<CapturePair>(`/inspector/captures/${enc(captureId)}/pair`, { signal }),
   });
 
 /** "Copy as curl" of a capture: the receiver builds it (every value shell-quoted). */
@@ -92,40 +78,20 @@ export function captureCurl(captureId: string, url?: string): Promise<string> {
   return consoleText(`/captures/${enc(captureId)}/curl`, { query: { url } }).then((r) => r.text);
 }
 
-export function useRedeliver() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ subscriptionId, deliveryId }: { subscriptionId: string; deliveryId: string }) =>
-      serviceApi<Delivery>(`/v2/webhooks/${enc(subscriptionId)}/deliveries/${enc(deliveryId)}/redeliver`, { method: 'POST' }),
-    onSuccess: async (_d, v) => {
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: inspectorKeys.delivery(v.deliveryId) }),
-        qc.invalidateQueries({ queryKey: qk.webhooks.deliveries(v.subscriptionId) }),
-      ]);
-    },
+/** Replays a capture to a URL; to a local inbox, that makes a capture (the receiver and the inspector refresh). */
+export const useReplay = (captureId: string) =>
+  useRefreshingMutation({
+    mutationFn: (input: ReplayInput) => consoleApi<ReplayResult>(`/captures/${enc(captureId)}/replay`, { method: 'POST', body: input }),
+    stale: () => [receiverKeys.all, inspectorKeys.all],
   });
-}
 
-export function useReplay(captureId: string) {
-  return useMutation({
-    mutationFn: (input: ReplayInput) => consoleJson<ReplayResult>(`/captures/${enc(captureId)}/replay`, { method: 'POST', body: input }),
-  });
-}
-
-export function exportFile(): Promise<{ text: string; filename: string | null }> {
+export function exportFile(): Promise<TextAnswer> {
   return consoleText('/export');
 }
 
-export function useImport() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (text: string) => consoleJson<ImportResult>('/import', { method: 'POST', body: text }),
-    onSuccess: async () => {
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: inspectorKeys.feedAll }),
-        qc.invalidateQueries({ queryKey: inspectorKeys.all }),
-        qc.invalidateQueries({ queryKey: receiverKeys.all }),
-      ]);
-    },
+/** Imports an export file, sent as it was read. */
+export const useImport = () =>
+  useRefreshingMutation({
+    mutationFn: (text: string) => consoleApi<ImportResult>('/import', { method: 'POST', rawBody: text }),
+    stale: () => [inspectorKeys.feeds(), inspectorKeys.all, receiverKeys.all],
   });
-}

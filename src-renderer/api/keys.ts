@@ -1,6 +1,10 @@
-// Hierarchical query keys: invalidating a prefix refreshes everything under it
-// (e.g. documents.detail(id) covers the document, its timeline and its actions).
+// Every query key of the console: one hierarchical factory per resource (TanStack
+// Query 5 style). Invalidating a prefix refreshes everything under it (e.g.
+// documentKeys.detail(id) covers the document, its timeline and its actions). A key
+// always holds one type of data: two queries that share a key share one answer.
+// Screens never write keys: they use the queryOptions of their resource's module.
 import type { DocumentStatus } from '@shared/api-types.js';
+import type { InspectorFilters } from '@shared/inspector-types.js';
 
 export interface DocumentListFilter {
   status?: DocumentStatus;
@@ -8,32 +12,80 @@ export interface DocumentListFilter {
   starting_after?: string;
 }
 
-export const qk = {
-  session: ['session'] as const,
-  status: ['status'] as const,
-  documents: {
-    all: ['documents'] as const,
-    lists: () => ['documents', 'list'] as const,
-    list: (f: DocumentListFilter) => ['documents', 'list', f] as const,
-    detail: (id: string) => ['documents', 'detail', id] as const,
-    doc: (id: string) => ['documents', 'detail', id, 'doc'] as const,
-    timeline: (id: string) => ['documents', 'detail', id, 'timeline'] as const,
-    actions: (id: string) => ['documents', 'detail', id, 'actions'] as const,
-  },
-  webhooks: {
-    all: ['webhooks'] as const,
-    lists: () => ['webhooks', 'list'] as const,
-    list: (startingAfter?: string) => ['webhooks', 'list', { starting_after: startingAfter }] as const,
-    detail: (id: string) => ['webhooks', 'detail', id] as const,
-    sub: (id: string) => ['webhooks', 'detail', id, 'sub'] as const,
-    deliveries: (id: string) => ['webhooks', 'detail', id, 'deliveries'] as const,
-    deliveryPage: (id: string, limit: number, startingAfter?: string) =>
-      ['webhooks', 'detail', id, 'deliveries', 'page', { limit, starting_after: startingAfter }] as const,
-    delivery: (id: string, deliveryId: string) => ['webhooks', 'detail', id, 'deliveries', 'one', deliveryId] as const,
-  },
-  apiKeys: { all: ['api-keys'] as const },
-  notifications: {
-    all: ['notifications'] as const,
-    list: (f: { document_id?: string; starting_after?: string }) => ['notifications', 'list', f] as const,
-  },
+export interface PageFilter {
+  limit: number;
+  starting_after?: string;
+}
+
+export const sessionKeys = { all: ['session'] as const };
+
+export const statusKeys = { all: ['status'] as const };
+
+/** The keys of a listed resource: all of it, its lists, one list (by its filter), and everything about one item (a prefix). */
+function resourceKeys<const Root extends string, Filter>(root: Root) {
+  return {
+    all: [root] as const,
+    lists: () => [root, 'list'] as const,
+    list: (f: Filter) => [root, 'list', f] as const,
+    detail: (id: string) => [root, 'detail', id] as const,
+  };
+}
+
+const documents = resourceKeys<'documents', DocumentListFilter>('documents');
+
+export const documentKeys = {
+  ...documents,
+  doc: (id: string) => [...documents.detail(id), 'doc'] as const,
+  timeline: (id: string) => [...documents.detail(id), 'timeline'] as const,
+  actions: (id: string) => [...documents.detail(id), 'actions'] as const,
+};
+
+const webhooks = resourceKeys<'webhooks', PageFilter>('webhooks');
+
+export const webhookKeys = {
+  ...webhooks,
+  sub: (id: string) => [...webhooks.detail(id), 'sub'] as const,
+  deliveries: (id: string) => [...webhooks.detail(id), 'deliveries'] as const,
+  deliveryPage: (id: string, f: PageFilter) => [...webhooks.detail(id), 'deliveries', 'page', f] as const,
+  delivery: (id: string, deliveryId: string) => [...webhooks.detail(id), 'deliveries', 'one', deliveryId] as const,
+};
+
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  list: () => ['api-keys', 'list'] as const,
+};
+
+export interface NotificationFilter {
+  document_id?: string;
+  starting_after?: string;
+}
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  list: (f: NotificationFilter) => ['notifications', 'list', f] as const,
+};
+
+/** The receiver's inboxes and the tunnel: the live stream refreshes the whole prefix. */
+export const receiverKeys = {
+  all: ['receiver'] as const,
+  inboxes: () => ['receiver', 'inboxes'] as const,
+  tunnel: () => ['receiver', 'tunnel'] as const,
+};
+
+/**
+ * The inspector. Its merged list lives under its own root ['inspector-feed'], not
+ * ['inspector']: the live stream refreshes ['inspector'] on every capture, which for a
+ * list of many loaded pages would mean refetching all of them; the list is kept up to
+ * date row by row instead (inspector-live.ts).
+ */
+export const inspectorKeys = {
+  feeds: () => ['inspector-feed'] as const,
+  feed: (f: InspectorFilters) => ['inspector-feed', f] as const,
+  all: ['inspector'] as const,
+  allStats: () => ['inspector', 'stats'] as const,
+  stats: (f: InspectorFilters) => ['inspector', 'stats', f] as const,
+  delivery: (id: string) => ['inspector', 'delivery', id] as const,
+  capture: (id: string) => ['inspector', 'capture', id] as const,
+  pairs: () => ['inspector', 'pair'] as const,
+  pair: (captureId: string) => ['inspector', 'pair', captureId] as const,
 };

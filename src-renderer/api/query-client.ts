@@ -1,7 +1,7 @@
 // The console's QueryClient settings, shared by the page and the tests.
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiRequestError } from './errors.js';
-import { qk } from './keys.js';
+import { sessionKeys } from './keys.js';
 
 export function createQueryClient(overrides: { retry?: boolean } = {}): QueryClient {
   const client: QueryClient = new QueryClient({
@@ -9,8 +9,8 @@ export function createQueryClient(overrides: { retry?: boolean } = {}): QueryCli
       onError: (err, query) => {
         // The console's key was revoked from elsewhere: fetch a fresh session (the
         // server mints a new key) unless it is the session itself that failed.
-        if (err instanceof ApiRequestError && err.status === 401 && query.queryKey[0] !== qk.session[0]) {
-          void client.invalidateQueries({ queryKey: qk.session });
+        if (err instanceof ApiRequestError && err.status === 401 && query.queryKey[0] !== sessionKeys.all[0]) {
+          void client.invalidateQueries({ queryKey: sessionKeys.all });
         }
       },
     }),

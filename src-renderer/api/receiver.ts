@@ -1,72 +1,56 @@
 // The receiver's inboxes and the tunnel (receiver/console-routes.ts; shapes in
-// src-shared/receiver-types.ts): query options under the ['receiver'] prefix
-// (which the live stream refreshes on inbox, capture and tunnel changes) and
-// mutations that await the refetch they cause.
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { qk } from './keys.js';
-import { consoleJson } from './receiver-http.js';
+// src-shared/receiver-types.ts): query options under receiverKeys.all (which the live
+// stream refreshes on inbox, capture and tunnel changes) and the changes.
+import { queryOptions } from '@tanstack/react-query';
 import type { SubscriptionType } from '@shared/api-types.js';
 import type { Inbox, InboxInput, MovedSubscription, SubscribeResult, TunnelView } from '@shared/receiver-types.js';
+import { consoleApi } from './client.js';
+import { receiverKeys, webhookKeys } from './keys.js';
+import { useRefreshingMutation } from './refreshing-mutation.js';
 
 const enc = encodeURIComponent;
 
-export const receiverKeys = {
-  all: ['receiver'] as const,
-  // The same key (and data: the list's `data` array) as queries.ts's inboxesQuery, so both share one cache entry.
-  inboxes: ['receiver', 'inboxes'] as const,
-  tunnel: ['receiver', 'tunnel'] as const,
-};
-
 export const inboxListQuery = () =>
   queryOptions({
-    queryKey: receiverKeys.inboxes,
-    queryFn: ({ signal }) => consoleJson<{ data: Inbox[] }>('/inboxes', { signal }).then((r) => r.data),
+    queryKey: receiverKeys.inboxes(),
+    queryFn: ({ signal }) => consoleApi<{ data: Inbox[] }>('/inboxes', { signal }).then((r) => r.data),
   });
 
 export const tunnelQuery = () =>
-  queryOptions({ queryKey: receiverKeys.tunnel, queryFn: ({ signal }) => consoleJson<TunnelView>('/tunnel', { signal }) });
+  queryOptions({ queryKey: receiverKeys.tunnel(), queryFn: ({ signal }) => consoleApi<TunnelView>('/tunnel', { signal }) });
 
-function useReceiverMutation<V, R>(fn: (v: V) => Promise<R>, alsoSubscriptions = false) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: async () => {
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: receiverKeys.all }),
-        alsoSubscriptions ? qc.invalidateQueries({ queryKey: qk.webhooks.all }) : undefined,
-      ]);
-    },
-  });
-}
+/** A receiver change; those that make or move subscriptions refresh them too. */
+const useReceiverMutation = <V, R>(mutationFn: (v: V) => Promise<R>, alsoSubscriptions = false) =>
+  useRefreshingMutation({ mutationFn, stale: () => [receiverKeys.all, alsoSubscriptions && webhookKeys.all] });
 
 export const useCreateInbox = () =>
-  useReceiverMutation((input: InboxInput) => consoleJson<Inbox>('/inboxes', { method: 'POST', body: input }));
+  useReceiverMutation((input: InboxInput) => consoleApi<Inbox>('/inboxes', { method: 'POST', body: input }));
 
 export const useUpdateInbox = () =>
   useReceiverMutation(({ id, patch }: { id: string; patch: InboxInput }) =>
-    consoleJson<Inbox>(`/inboxes/${enc(id)}`, { method: 'PATCH', body: patch }),
+    consoleApi<Inbox>(`/inboxes/${enc(id)}`, { method: 'PATCH', body: patch }),
   );
 
-export const useDeleteInbox = () => useReceiverMutation((id: string) => consoleJson<void>(`/inboxes/${enc(id)}`, { method: 'DELETE' }));
+export const useDeleteInbox = () => useReceiverMutation((id: string) => consoleApi<void>(`/inboxes/${enc(id)}`, { method: 'DELETE' }));
 
 export const useSubscribeInbox = () =>
   useReceiverMutation(
     ({ id, type }: { id: string; type: SubscriptionType }) =>
-      consoleJson<SubscribeResult>(`/inboxes/${enc(id)}/subscribe`, { method: 'POST', body: { type } }),
+      consoleApi<SubscribeResult>(`/inboxes/${enc(id)}/subscribe`, { method: 'POST', body: { type } }),
     true,
   );
 
 export const useStartTunnel = () =>
   useReceiverMutation((authtoken: string | undefined) =>
-    consoleJson<TunnelView>('/tunnel/start', { method: 'POST', body: authtoken ? { authtoken } : {} }),
+    consoleApi<TunnelView>('/tunnel/start', { method: 'POST', body: authtoken ? { authtoken } : {} }),
   );
 
-export const useStopTunnel = () => useReceiverMutation(() => consoleJson<TunnelView>('/tunnel/stop', { method: 'POST' }));
+export const useStopTunnel = () => useReceiverMutation(() => consoleApi<TunnelView>('/tunnel/stop', { method: 'POST' }));
 
 export const useMoveSubscriptions = () =>
   useReceiverMutation(
     (ids: string[] | undefined) =>
-      consoleJson<{ moved: MovedSubscription[]; tunnel: TunnelView }>('/tunnel/move-subscriptions', {
+      consoleApi<{ moved: MovedSubscription[]; tunnel: TunnelView }>('/tunnel/move-subscriptions', {
         method: 'POST',
         body: ids ? { ids } : {},
       }),

@@ -1,14 +1,14 @@
-// The frame of every screen: a quiet sidebar (brand, company, navigation, live state)
-// and the content area, with a skip link for keyboard users.
+// The frame of every screen: a quiet sidebar (brand, company, the navigation derived
+// from the route table, live state) and the content area, with a skip link for
+// keyboard users.
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useLocation } from '../router.js';
-import { NAV } from '../nav.js';
-import { statusQuery } from '../api/queries.js';
+import { Link, href } from '../router.js';
+import { NAV, isCurrentSection, type Route } from '../routes.js';
+import { statusQuery } from '../api/session.js';
 import { LiveIndicator } from './LiveIndicator.js';
 
-export function Layout({ company, children }: { company: string; children: ReactNode }) {
-  const { path } = useLocation();
+export function Layout({ company, current, children }: { company: string; current?: Route; children: ReactNode }) {
   const status = useQuery(statusQuery());
   const warnings = status.data?.warnings ?? [];
   return (
@@ -32,10 +32,14 @@ export function Layout({ company, children }: { company: string; children: React
               {group.label && <p className="nav-group-label">{group.label}</p>}
               <ul>
                 {group.items.map((item) => {
-                  const active = item.match(path);
+                  const active = isCurrentSection(item, current);
                   return (
-                    <li key={item.to}>
-                      <Link to={item.to} className={active ? 'nav-link active' : 'nav-link'} aria-current={active ? 'page' : undefined}>
+                    <li key={item.path}>
+                      <Link
+                        to={href(item.path)}
+                        className={active ? 'nav-link active' : 'nav-link'}
+                        aria-current={active ? 'page' : undefined}
+                      >
                         {item.label}
                       </Link>
                     </li>

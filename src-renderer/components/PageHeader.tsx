@@ -1,30 +1,22 @@
-// A screen's title line: breadcrumbs (where this screen sits), the title, and its actions.
+// A screen's title line: breadcrumbs (where this screen sits, each step a link, from the
+// route table), the title, and its actions.
 import type { ReactNode } from 'react';
+import { useCrumbs } from '../crumbs.js';
 import { Link } from '../router.js';
 
-export interface Crumb {
-  label: string;
-  to?: string;
-}
-
-export function PageHeader({
-  title,
-  crumbs,
-  actions,
-  children,
-}: {
-  title: ReactNode;
-  crumbs?: Crumb[];
-  actions?: ReactNode;
-  children?: ReactNode;
-}) {
+export function PageHeader({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children?: ReactNode }) {
+  const crumbs = useCrumbs();
   return (
     <header className="page-header">
-      {crumbs && crumbs.length > 0 && (
+      {crumbs.length > 0 && (
         <nav aria-label="Breadcrumb" className="crumbs">
           <ol>
-            {crumbs.map((c, i) => (
-              <li key={i}>{c.to ? <Link to={c.to}>{c.label}</Link> : <span>{c.label}</span>}</li>
+            {crumbs.map((c) => (
+              <li key={c.to}>
+                <Link to={c.to} aria-current={c.current ? 'page' : undefined}>
+                  {c.label}
+                </Link>
+              </li>
             ))}
           </ol>
         </nav>

@@ -1,6 +1,7 @@
 import { EmptyState } from '../components/States.js';
 import { PageHeader } from '../components/PageHeader.js';
-import { Link, href } from '../router.js';
+import { Link } from '../router.js';
+import { linkTo } from '../paths.js';
 import { useTitle } from '../use-title.js';
 
 export function NotFoundScreen({ path }: { path: string }) {
@@ -9,7 +10,7 @@ export function NotFoundScreen({ path }: { path: string }) {
     <>
       <PageHeader title="Page not found" />
       <EmptyState title={`Nothing lives at ${path}.`}>
-        <Link to={href('/documents')}>Go to documents</Link>
+        <Link to={linkTo.documents()}>Go to documents</Link>
       </EmptyState>
     </>
   );

@@ -153,6 +153,32 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     expect((await api('GET', '/v2/webhooks')).body.data).toHaveLength(1);
   });
 
+  it('sends an old subscription link to Settings → Integrations → Webhooks, each step a page reached by its breadcrumb', async () => {
+    const sub = (await api('GET', '/v2/webhooks')).body.data[0];
+    await page.goto(`${hl.urls.app_url}/settings/webhooks/${sub.public_id}`);
+    await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
+    expect(page.url()).toBe(`${hl.urls.app_url}/settings/integrations/webhooks/${sub.public_id}`);
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(await crumbs.getByRole('link').allTextContents()).toEqual(['Settings', 'Integrations', 'Webhooks']);
+
+    await crumbs.getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${hl.urls.app_url}/settings/integrations`);
+    await screenshot(page, 'settings-integrations');
+    await crumbs.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await screenshot(page, 'settings');
+
+    const main = page.getByRole('main');
+    await main.getByRole('link', { name: 'Integrations' }).click();
+    await main.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${hl.urls.app_url}/settings/integrations/webhooks`);
+    // A deep path reloads as itself (the page and its assets come back).
+    await page.reload();
+    await page.getByRole('link', { name: `${sink.url}/hook` }).waitFor();
+  });
+
   it('opens a document by its app URL, and again after a reload', async () => {
     const doc = await makeDocument('Deep link agreement');
     expect(doc.url).toBe(`${hl.urls.app_url}/documents?d=${encodeURIComponent(doc.public_id)}`);
@@ -267,7 +293,7 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
       expect(bg).toBe('rgb(14, 14, 17)');
       await screenshot(dark.page, 'dark-documents-list');
       const doc = (await api('GET', '/v2/webhooks')).body.data[0];
-      await dark.page.goto(`${hl.urls.app_url}/settings/webhooks/${doc.public_id}`);
+      await dark.page.goto(`${hl.urls.app_url}/settings/integrations/webhooks/${doc.public_id}`);
       await dark.page.getByRole('heading', { name: 'Delivery log' }).waitFor();
       await dark.page
         .getByRole('button', { name: /^Attempts of document\.created/ })

@@ -1,7 +1,7 @@
 // The console's screens in jsdom against a real backend over HTTP: lists, filters,
 // the document page's rules, forms with the API's own errors, secrets shown once, and
 // live updates from the stream.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeDocument, renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
@@ -11,6 +11,8 @@ let tb: TestBackend;
 
 beforeAll(async () => {
   tb = await startConsoleBackend();
+  // A link scrolls to the top as it navigates; jsdom has no layout to scroll.
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
 });
 afterEach(() => {
   cleanup();
@@ -162,5 +164,60 @@ describe('API keys', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Revoke key' }));
     await waitFor(() => expect(screen.queryByText('CI pipeline')).toBeNull());
     expect((await tb.api('GET', '/documents/doc_nothing', undefined, key)).status).toBe(401);
+  });
+});
+
+describe('Settings', () => {
+  const crumbLinks = () =>
+    within(screen.getByRole('navigation', { name: 'Breadcrumb' }))
+      .getAllByRole('link')
+      .map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')]);
+
+  it('walks Settings → Integrations → Webhooks by real links, each a page of its own, and back by the breadcrumbs', async () => {
+    const user = userEvent.setup();
+    renderConsole('/app/settings');
+    await screen.findByRole('heading', { name: 'Settings', level: 1 });
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'API keys' }).getAttribute('href')).toBe('/app/settings/api-keys');
+
+    await user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Integrations' }));
+    await screen.findByRole('heading', { name: 'Integrations', level: 1 });
+    expect(window.location.pathname).toBe('/app/settings/integrations');
+    expect(crumbLinks()).toEqual([
+      ['Settings', '/app/settings', null],
+      ['Integrations', '/app/settings/integrations', 'page'],
+    ]);
+
+    await user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Webhooks' }));
+    await screen.findByLabelText('Endpoint URL');
+    expect(window.location.pathname).toBe('/app/settings/integrations/webhooks');
+    expect(crumbLinks()).toEqual([
+      ['Settings', '/app/settings', null],
+      ['Integrations', '/app/settings/integrations', null],
+      ['Webhooks', '/app/settings/integrations/webhooks', 'page'],
+    ]);
+    const sidebar = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(sidebar).getByRole('link', { name: 'Webhooks' }).getAttribute('aria-current')).toBe('page');
+
+    await user.click(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByRole('link', { name: 'Settings' }));
+    await screen.findByRole('heading', { name: 'Settings', level: 1 });
+    expect(window.location.pathname).toBe('/app/settings');
+  });
+
+  it('sends an old subscription link to its new place, the delivery it names kept', async () => {
+    const sub = (await tb.api('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/old-link', type: 'all' })).body;
+    renderConsole(`/app/settings/webhooks/${sub.public_id}?delivery=msg_none`);
+    await screen.findByRole('heading', { name: 'Delivery log' });
+    expect(window.location.pathname + window.location.search).toBe(
+      `/app/settings/integrations/webhooks/${sub.public_id}?delivery=msg_none`,
+    );
+    expect(crumbLinks()).toEqual([
+      ['Settings', '/app/settings', null],
+      ['Integrations', '/app/settings/integrations', null],
+      ['Webhooks', '/app/settings/integrations/webhooks', null],
+    ]);
+    cleanup();
+    renderConsole('/app/settings/webhooks');
+    await screen.findByLabelText('Endpoint URL');
+    expect(window.location.pathname).toBe('/app/settings/integrations/webhooks');
   });
 });

@@ -29,7 +29,7 @@ export async function startConsoleBackend(): Promise<TestBackend> {
     'backend.ts',
   );
   const tb = await startTestBackend({ consoleToken: CONSOLE_TOKEN });
-  configureClient({ base: tb.urls.api_url, consoleToken: CONSOLE_TOKEN, apiKey: null });
+  configureClient({ base: tb.urls.api_url, consoleToken: CONSOLE_TOKEN });
   return tb;
 }
 

@@ -3,8 +3,7 @@
 // cannot be revoked from here.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { apiKeysQuery } from '../../api/queries.js';
-import { useCreateApiKey, useRevokeApiKey } from '../../api/mutations.js';
+import { apiKeysQuery, useCreateApiKey, useRevokeApiKey } from '../../api/api-keys.js';
 import { ApiRequestError } from '../../api/errors.js';
 import type { ApiKey, CreatedApiKey } from '@shared/api-types.js';
 import { Badge } from '../../components/Badge.js';
@@ -28,7 +27,7 @@ export function ApiKeysScreen() {
   const revoke = useRevokeApiKey();
   return (
     <>
-      <PageHeader title="API keys" crumbs={[{ label: 'Settings' }]}>
+      <PageHeader title="API keys">
         <p className="page-lede">
           Keys authenticate calls to the service API (<span className="mono">X-Api-Key</span>). Admins may manage webhooks; members may not.
         </p>

@@ -2,11 +2,12 @@
 // web application's own actions (send, expire, void, through the test helpers). Each is
 // offered only where the document's status allows it; a refused one says why.
 import { useState } from 'react';
-import { useRemind, useTransition } from '../../api/mutations.js';
+import { useRemind, useTransition } from '../../api/documents.js';
 import type { AllowedActions, Document, DocumentAction } from '@shared/api-types.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 
 const WHY_NOT: Record<Document['status'], string> = {
   DRAFT: 'This one is still a draft: send it for signature first.',
@@ -51,7 +52,7 @@ export function DocumentActions({ doc, allowed }: { doc: Document; allowed: Allo
         {remind.isSuccess && (
           <p role="status" className="action-result">
             Reminder sent to {remind.data.reminded.length} {remind.data.reminded.length === 1 ? 'recipient' : 'recipients'}.{' '}
-            <Link to={href('/notifications', { document_id: doc.public_id })}>See notifications</Link>
+            <Link to={linkTo.notifications(doc.public_id)}>See notifications</Link>
           </p>
         )}
       </div>

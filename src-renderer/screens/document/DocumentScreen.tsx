@@ -2,7 +2,7 @@
 // title, status, recipients, the actions its status allows, metadata, its URL and the
 // timeline of events with their deliveries. Everything refreshes live.
 import { useQuery } from '@tanstack/react-query';
-import { actionsQuery, documentQuery } from '../../api/queries.js';
+import { actionsQuery, documentQuery } from '../../api/documents.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { DocumentStatusBadge } from '../../components/Badge.js';
 import { Card } from '../../components/Card.js';
@@ -11,15 +11,14 @@ import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { DocumentActions } from './DocumentActions.js';
 import { MetadataEditor } from './MetadataEditor.js';
 import { RecipientsTable } from './RecipientsTable.js';
 import { Timeline } from './Timeline.js';
 import { TitleForm } from './TitleForm.js';
-
-const crumbs = [{ label: 'Documents', to: href('/documents') }];
 
 export function DocumentScreen({ id }: { id: string }) {
   const doc = useQuery(documentQuery(id));
@@ -31,11 +30,11 @@ export function DocumentScreen({ id }: { id: string }) {
     const missing = doc.error instanceof ApiRequestError && doc.error.status === 404;
     return (
       <>
-        <PageHeader title="Document" crumbs={crumbs} />
+        <PageHeader title="Document" />
         {missing ? (
           <EmptyState title="No such document.">
             <p>
-              There is no document <span className="mono">{id}</span> in this company. <Link to={href('/documents')}>All documents</Link>
+              There is no document <span className="mono">{id}</span> in this company. <Link to={linkTo.documents()}>All documents</Link>
             </p>
           </EmptyState>
         ) : (
@@ -47,7 +46,7 @@ export function DocumentScreen({ id }: { id: string }) {
   const d = doc.data;
   return (
     <>
-      <PageHeader title={<span className="title-text">{d.title}</span>} crumbs={crumbs}>
+      <PageHeader title={<span className="title-text">{d.title}</span>}>
         <div className="page-meta">
           <DocumentStatusBadge status={d.status} />
           <span className="mono subtle">{d.public_id}</span>

@@ -1,6 +1,6 @@
 // Metadata as JSON: checked in the page before sending (and again by the service).
 import { useState, type FormEvent } from 'react';
-import { useUpdateDocument } from '../../api/mutations.js';
+import { useUpdateDocument } from '../../api/documents.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';

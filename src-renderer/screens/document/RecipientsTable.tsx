@@ -1,6 +1,6 @@
 // Recipients and their states, with the actions that play each recipient (view,
 // complete, decline), offered only where that recipient may take them.
-import { useTransition } from '../../api/mutations.js';
+import { useTransition } from '../../api/documents.js';
 import type { AllowedActions, Document, DocumentAction } from '@shared/api-types.js';
 import { RecipientStatusBadge } from '../../components/Badge.js';
 import { DataTable } from '../../components/DataTable.js';

@@ -1,12 +1,13 @@
 // The document's events, newest first, each with the deliveries it caused (one per
 // subscription that wanted it) and how they went. Updates live.
 import { useQuery } from '@tanstack/react-query';
-import { timelineQuery } from '../../api/queries.js';
+import { timelineQuery } from '../../api/documents.js';
 import { DeliveryStatusBadge } from '../../components/Badge.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 
 export function Timeline({ documentId }: { documentId: string }) {
   const timeline = useQuery(timelineQuery(documentId));
@@ -32,10 +33,7 @@ export function Timeline({ documentId }: { documentId: string }) {
               {e.deliveries.map((d) => (
                 <li key={d.id} className="timeline-delivery">
                   <DeliveryStatusBadge status={d.status} code={d.last_status_code} />
-                  <Link
-                    to={href(`/settings/webhooks/${encodeURIComponent(d.subscription_id)}`, { delivery: d.id })}
-                    className="truncate mono"
-                  >
+                  <Link to={linkTo.subscription(d.subscription_id, d.id)} className="truncate mono">
                     {d.url}
                   </Link>
                   <span className="subtle">

@@ -1,6 +1,6 @@
 // The document's title, edited in place and saved with PUT /documents/{id}.
 import { useEffect, useState, type FormEvent } from 'react';
-import { useUpdateDocument } from '../../api/mutations.js';
+import { useUpdateDocument } from '../../api/documents.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';

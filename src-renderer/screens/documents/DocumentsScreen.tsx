@@ -2,7 +2,7 @@
 // (through the service's test helpers).
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { documentListQuery } from '../../api/queries.js';
+import { documentListQuery } from '../../api/documents.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '@shared/api-types.js';
 import { DocumentStatusBadge, documentStatusLabel } from '../../components/Badge.js';
 import { DataTable } from '../../components/DataTable.js';
@@ -11,7 +11,8 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href, useLocation, useSearchParamSetter } from '../../router.js';
+import { Link, useLocation, useSearchParamSetter } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { NewDocumentDialog } from './NewDocumentDialog.js';
 
@@ -98,7 +99,7 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
           return (
             <tr key={d.public_id}>
               <td className="cell-title">
-                <Link to={href('/documents', { d: d.public_id })}>{d.title}</Link>
+                <Link to={linkTo.document(d.public_id)}>{d.title}</Link>
               </td>
               <td>
                 <DocumentStatusBadge status={d.status} />

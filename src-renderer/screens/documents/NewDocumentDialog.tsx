@@ -2,12 +2,13 @@
 // test helpers (the way the web application would make one). API field errors appear
 // beside the field they name (e.g. recipients.1.email).
 import { useState, type FormEvent } from 'react';
-import { useCreateDocument } from '../../api/mutations.js';
+import { useCreateDocument } from '../../api/documents.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { Modal } from '../../components/Modal.js';
-import { href, navigate } from '../../router.js';
+import { navigate } from '../../router.js';
+import { linkTo } from '../../paths.js';
 
 interface Row {
   key: number;
@@ -36,7 +37,7 @@ export function NewDocumentDialog({ onClose }: { onClose: () => void }) {
       {
         onSuccess: (doc) => {
           onClose();
-          navigate(href('/documents', { d: doc.public_id }));
+          navigate(linkTo.document(doc.public_id));
         },
       },
     );

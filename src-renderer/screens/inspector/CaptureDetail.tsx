@@ -11,7 +11,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Fact } from '../../components/Fact.js';
 import { Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { BodyView } from './BodyView.js';
 import { CurlButton } from './CurlButton.js';
 import { HeadersTable, headerPairs } from './HeadersTable.js';
@@ -68,7 +69,7 @@ export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captu
           <Time iso={c.received_at} mode="exact" />
         </Fact>
         <Fact label="Inbox">
-          <Link to={href('/receiver')}>{inbox.name ?? inbox.id}</Link>
+          <Link to={linkTo.receiver()}>{inbox.name ?? inbox.id}</Link>
         </Fact>
         <Fact label="Answered">{answerText(c.response)}</Fact>
         <Fact label="Size">
@@ -86,7 +87,7 @@ export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captu
             {delivery.document_id && (
               <>
                 {' · '}
-                <Link to={href('/documents', { d: delivery.document_id })}>{delivery.document_id}</Link>
+                <Link to={linkTo.document(delivery.document_id)}>{delivery.document_id}</Link>
               </>
             )}
           </Fact>

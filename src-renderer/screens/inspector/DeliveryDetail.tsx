@@ -2,7 +2,8 @@
 // headers and bodies, timing, the error), where it landed among the local inboxes (with
 // "compare sent and received"), and the actions: redeliver and copy as curl.
 import { useQuery } from '@tanstack/react-query';
-import { deliveryDetailQuery, useRedeliver } from '../../api/inspector.js';
+import { deliveryDetailQuery } from '../../api/inspector.js';
+import { useRedeliver } from '../../api/webhooks.js';
 import type { Attempt } from '@shared/api-types.js';
 import type { DeliveryDetail as Detail } from '@shared/inspector-types.js';
 import { AttemptFacts } from '../../components/AttemptFacts.js';
@@ -11,7 +12,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Fact } from '../../components/Fact.js';
 import { Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { BodyView } from './BodyView.js';
 import { CurlButton } from './CurlButton.js';
 import { curlForRequest } from './curl.js';
@@ -122,14 +124,14 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         </Fact>
         <Fact label="Subscription" className="mono">
           {d.subscription ? (
-            <Link to={href(`/settings/webhooks/${encodeURIComponent(d.subscription.public_id)}`)}>{d.subscription.public_id}</Link>
+            <Link to={linkTo.subscription(d.subscription.public_id)}>{d.subscription.public_id}</Link>
           ) : (
             `${d.delivery.subscription_id} (deleted)`
           )}
         </Fact>
         {d.delivery.document_id && (
           <Fact label="Document" className="mono">
-            <Link to={href('/documents', { d: d.delivery.document_id })}>{d.delivery.document_id}</Link>
+            <Link to={linkTo.document(d.delivery.document_id)}>{d.delivery.document_id}</Link>
           </Fact>
         )}
         <Fact label="Event" className="mono">

@@ -2,18 +2,18 @@
 // lands, in one live list with filters (kept in the URL), a detail pane, the sent and
 // received requests side by side, a small chart of the last hour, and export/import.
 import { useCallback, useMemo } from 'react';
-import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { serviceApi } from '../../api/client.js';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { feedQuery, statsQuery } from '../../api/inspector.js';
 import { useInspectorLive } from '../../api/inspector-live.js';
 import type { InspectorRow } from '@shared/inspector-types.js';
 import { inboxListQuery } from '../../api/receiver.js';
-import { qk } from '../../api/keys.js';
-import type { Page, Subscription } from '@shared/api-types.js';
+import { allSubscriptionsQuery } from '../../api/webhooks.js';
+import type { Subscription } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';
-import { Link, href, useLocation, useSearchParamSetter } from '../../router.js';
+import { Link, useLocation, useSearchParamSetter } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { CaptureDetail } from './CaptureDetail.js';
 import { ComparePanel } from './ComparePanel.js';
@@ -23,14 +23,6 @@ import { FeedList } from './FeedList.js';
 import { FilterBar, type FilterOptions } from './FilterBar.js';
 import { activeFilterCount, clearedFilters, filterPatch, filtersFromSearch, type FilterParam } from './filters.js';
 import { StatsChart } from './StatsChart.js';
-
-/** Subscriptions for the filter's choices (a company has at most 100). Under ['webhooks','list'], so kept fresh. */
-const subscriptionChoices = () =>
-  queryOptions({
-    queryKey: [...qk.webhooks.lists(), { limit: 100, for: 'inspector' }] as const,
-    queryFn: ({ signal }) => serviceApi<Page<Subscription>>('/v2/webhooks', { signal, query: { limit: 100 } }).then((p) => p.data),
-    staleTime: 30_000,
-  });
 
 /** "Orders endpoint · all · wh_3hK9…": the inbox it reaches, else its host and path. */
 function subscriptionLabel(s: Subscription, inboxNames: Map<string, string>): string {
@@ -71,7 +63,7 @@ export function InspectorScreen() {
   useInspectorLive(filters);
   const stats = useQuery(statsQuery(filters));
   const inboxes = useQuery(inboxListQuery());
-  const subs = useQuery(subscriptionChoices());
+  const subs = useQuery(allSubscriptionsQuery());
 
   const rows = useMemo(() => feed.data?.pages.flatMap((p) => p.data) ?? [], [feed.data]);
   const inboxNames = useMemo(() => new Map((inboxes.data ?? []).map((i) => [i.id, i.name])), [inboxes.data]);
@@ -134,7 +126,7 @@ export function InspectorScreen() {
                 </button>
               ) : (
                 <>
-                  Make an inbox and subscribe it on the <Link to={href('/receiver')}>Receiver</Link> page, then change a document: its
+                  Make an inbox and subscribe it on the <Link to={linkTo.receiver()}>Receiver</Link> page, then change a document: its
                   deliveries appear here as they happen.
                 </>
               )}

@@ -3,7 +3,8 @@
 // the timestamp was). The duplicate flag is beside the verdict, never instead of it.
 import type { Verdict } from '@shared/receiver-types.js';
 import { Fact } from '../../components/Fact.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { describeAge, verdictWords } from './verdict-text.js';
 
 export function VerdictPanel({ verdict, duplicate, attemptForId }: { verdict: Verdict | null; duplicate: boolean; attemptForId: number }) {
@@ -33,7 +34,7 @@ export function VerdictPanel({ verdict, duplicate, attemptForId }: { verdict: Ve
           </Fact>
           {verdict.subscription_id && (
             <Fact label="Subscription">
-              <Link to={href(`/settings/webhooks/${encodeURIComponent(verdict.subscription_id)}`)} className="mono">
+              <Link to={linkTo.subscription(verdict.subscription_id)} className="mono">
                 {verdict.subscription_id}
               </Link>
             </Fact>

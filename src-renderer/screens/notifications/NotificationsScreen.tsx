@@ -1,7 +1,7 @@
 // The notification outbox: every message the service "sent" to a recipient (signature
 // requests and reminders), newest first, optionally for one document.
 import { useQuery } from '@tanstack/react-query';
-import { notificationsQuery } from '../../api/queries.js';
+import { notificationsQuery } from '../../api/notifications.js';
 import { Badge } from '../../components/Badge.js';
 import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -9,7 +9,8 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href, useLocation } from '../../router.js';
+import { Link, useLocation } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 
 const KIND = { signature_request: 'Signature request', reminder: 'Reminder' } as const;
@@ -26,7 +27,7 @@ export function NotificationsScreen() {
           {documentId && (
             <>
               {' '}
-              Showing document <span className="mono">{documentId}</span> only. <Link to={href('/notifications')}>Show all</Link>
+              Showing document <span className="mono">{documentId}</span> only. <Link to={linkTo.notifications()}>Show all</Link>
             </>
           )}
         </p>
@@ -61,7 +62,7 @@ function NotificationTable({ documentId }: { documentId?: string }) {
               {n.name} <span className="subtle">&lt;{n.email}&gt;</span>
             </td>
             <td>
-              <Link to={href('/documents', { d: n.document_id })}>{n.document_title ?? n.document_id}</Link>
+              <Link to={linkTo.document(n.document_id)}>{n.document_title ?? n.document_id}</Link>
               <span className="mono subtle cell-id">{n.document_id}</span>
             </td>
           </tr>

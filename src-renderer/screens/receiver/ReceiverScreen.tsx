@@ -13,7 +13,8 @@ import { Fact } from '../../components/Fact.js';
 import { Modal } from '../../components/Modal.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { InboxForm } from './InboxForm.js';
 import { SecretState } from './SecretState.js';
@@ -37,7 +38,7 @@ function InboxItem({
         <span className="inbox-name">{inbox.name}</span>
         <span className="mono subtle">{inbox.id}</span>
         <span className="inbox-actions">
-          <Link to={href('/inspector', { inbox: inbox.id })} className="btn btn-small btn-ghost">
+          <Link to={linkTo.inspector({ inbox: inbox.id })} className="btn btn-small btn-ghost">
             {inbox.capture_count.toLocaleString()} {inbox.capture_count === 1 ? 'request' : 'requests'} →
           </Link>
           <button type="button" className="btn btn-small" onClick={onSubscribe}>

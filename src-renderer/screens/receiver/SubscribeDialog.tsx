@@ -9,7 +9,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Field } from '../../components/Field.js';
 import { Modal } from '../../components/Modal.js';
 import { SubscriptionTypeSelect } from '../../components/SubscriptionTypeSelect.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 
 export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () => void }) {
   const [type, setType] = useState<SubscriptionType>('all');
@@ -51,7 +52,7 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
         <div className="subscribed" role="status">
           <p>
             Subscription{' '}
-            <Link to={href(`/settings/webhooks/${encodeURIComponent(done.subscription.public_id)}`)} className="mono">
+            <Link to={linkTo.subscription(done.subscription.public_id)} className="mono">
               {done.subscription.public_id}
             </Link>{' '}
             made for <span className="mono">{done.subscription.type}</span> events.

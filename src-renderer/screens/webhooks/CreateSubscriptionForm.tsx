@@ -2,7 +2,7 @@
 // service's web application ("Endpoint URL", "Subscription type", "Create
 // subscription"); the API's validation errors appear next to the field they name.
 import { useState, type FormEvent } from 'react';
-import { useCreateSubscription } from '../../api/mutations.js';
+import { useCreateSubscription } from '../../api/webhooks.js';
 import { ApiRequestError } from '../../api/errors.js';
 import type { CreatedSubscription, SubscriptionType } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

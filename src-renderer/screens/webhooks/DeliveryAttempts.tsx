@@ -2,7 +2,7 @@
 // error) and an excerpt of the response body, with the request's headers on demand.
 // Bodies and headers come from other programs: shown as text only.
 import { useQuery } from '@tanstack/react-query';
-import { deliveryQuery } from '../../api/queries.js';
+import { deliveryQuery } from '../../api/webhooks.js';
 import type { Attempt } from '@shared/api-types.js';
 import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

@@ -2,22 +2,23 @@
 // every attempt, and can be sent again. Updates live as attempts happen.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { deliveryPageQuery, PAGE_SIZE } from '../../api/queries.js';
-import { useRedeliver } from '../../api/mutations.js';
+import { PAGE_SIZE } from '../../api/client.js';
+import { deliveryPageQuery, useRedeliver } from '../../api/webhooks.js';
 import type { Delivery } from '@shared/api-types.js';
 import { DeliveryStatusBadge } from '../../components/Badge.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { DeliveryAttempts } from './DeliveryAttempts.js';
 
 export function DeliveryLog({ subscriptionId, openId }: { subscriptionId: string; openId?: string }) {
   const pager = useCursorPager();
-  const page = useQuery(deliveryPageQuery(subscriptionId, PAGE_SIZE, pager.cursor));
+  const page = useQuery(deliveryPageQuery(subscriptionId, { limit: PAGE_SIZE, starting_after: pager.cursor }));
   const [open, setOpen] = useState<Set<string>>(() => new Set(openId ? [openId] : []));
-  const redeliver = useRedeliver(subscriptionId);
+  const redeliver = useRedeliver();
 
   if (page.isPending) return <Loading what="deliveries" />;
   if (page.isError) return <ErrorNotice error={page.error} title="The delivery log could not be loaded." />;
@@ -44,8 +45,8 @@ export function DeliveryLog({ subscriptionId, openId }: { subscriptionId: string
             subscriptionId={subscriptionId}
             open={open.has(d.id)}
             onToggle={() => toggle(d.id)}
-            onRedeliver={() => redeliver.mutate(d.id)}
-            busy={redeliver.isPending && redeliver.variables === d.id}
+            onRedeliver={() => redeliver.mutate({ subscriptionId, deliveryId: d.id })}
+            busy={redeliver.isPending && redeliver.variables?.deliveryId === d.id}
           />
         ))}
       </ul>
@@ -96,7 +97,7 @@ function DeliveryItem(props: {
           <Time iso={d.last_attempt_at ?? d.created_at} />
         </span>
         {d.document_id && (
-          <Link to={href('/documents', { d: d.document_id })} className="mono subtle delivery-doc" aria-label={`Document ${d.document_id}`}>
+          <Link to={linkTo.document(d.document_id)} className="mono subtle delivery-doc" aria-label={`Document ${d.document_id}`}>
             {d.document_id}
           </Link>
         )}

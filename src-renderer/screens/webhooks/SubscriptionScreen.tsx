@@ -3,8 +3,7 @@
 // (?delivery=<id> opens that delivery).
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { subscriptionQuery } from '../../api/queries.js';
-import { useDeleteSubscription, useSendTestEvent } from '../../api/mutations.js';
+import { subscriptionQuery, useDeleteSubscription, useSendTestEvent } from '../../api/webhooks.js';
 import { ApiRequestError } from '../../api/errors.js';
 import { Badge } from '../../components/Badge.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
@@ -14,11 +13,11 @@ import { Fact } from '../../components/Fact.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href, navigate, useLocation } from '../../router.js';
+import { Link, navigate, useLocation } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { DeliveryLog } from './DeliveryLog.js';
 import { fingerprintFor, forgetFingerprint } from './fingerprint.js';
-import { WEBHOOK_CRUMBS } from './WebhooksScreen.js';
 
 export function SubscriptionScreen({ id }: { id: string }) {
   const sub = useQuery(subscriptionQuery(id));
@@ -33,10 +32,10 @@ export function SubscriptionScreen({ id }: { id: string }) {
     const gone = sub.error instanceof ApiRequestError && sub.error.status === 404;
     return (
       <>
-        <PageHeader title="Subscription" crumbs={WEBHOOK_CRUMBS} />
+        <PageHeader title="Subscription" />
         {gone ? (
           <EmptyState title="This subscription does not exist (any more).">
-            <Link to={href('/settings/webhooks')}>All subscriptions</Link>
+            <Link to={linkTo.webhooks()}>All subscriptions</Link>
           </EmptyState>
         ) : (
           <ErrorNotice error={sub.error} title="The subscription could not be loaded." />
@@ -50,7 +49,6 @@ export function SubscriptionScreen({ id }: { id: string }) {
     <>
       <PageHeader
         title={<span className="mono break title-url">{s.url}</span>}
-        crumbs={WEBHOOK_CRUMBS}
         actions={
           <>
             <button type="button" className="btn" onClick={() => test.mutate()} disabled={test.isPending}>
@@ -106,7 +104,7 @@ export function SubscriptionScreen({ id }: { id: string }) {
             del.mutate(s.public_id, {
               onSuccess: () => {
                 forgetFingerprint(s.public_id);
-                navigate(href('/settings/webhooks'));
+                navigate(linkTo.webhooks());
               },
             })
           }

@@ -2,7 +2,9 @@
 // created, last delivery outcome), the creation form, and the secret shown once.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { deliveryPageQuery, inboxesQuery, subscriptionListQuery } from '../../api/queries.js';
+import { PAGE_SIZE } from '../../api/client.js';
+import { inboxListQuery } from '../../api/receiver.js';
+import { deliveryPageQuery, subscriptionListQuery } from '../../api/webhooks.js';
 import type { Subscription } from '@shared/api-types.js';
 import { Badge, DeliveryStatusBadge } from '../../components/Badge.js';
 import { Card } from '../../components/Card.js';
@@ -12,22 +14,21 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { Pager, useCursorPager } from '../../components/Pager.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
-import { Link, href } from '../../router.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { CreateSubscriptionForm, type Created } from './CreateSubscriptionForm.js';
 import { fingerprintFor } from './fingerprint.js';
 import { SecretDialog } from './SecretDialog.js';
 
-export const WEBHOOK_CRUMBS = [{ label: 'Settings' }, { label: 'Integrations' }, { label: 'Webhooks', to: href('/settings/webhooks') }];
-
 export function WebhooksScreen() {
   useTitle('Webhooks');
   const [created, setCreated] = useState<Created | null>(null);
-  const inboxes = useQuery({ ...inboxesQuery(), retry: false });
+  const inboxes = useQuery({ ...inboxListQuery(), retry: false });
   const suggestion = inboxes.data?.[0]?.local_url;
   return (
     <>
-      <PageHeader title="Webhooks" crumbs={WEBHOOK_CRUMBS.slice(0, 2)}>
+      <PageHeader title="Webhooks">
         <p className="page-lede">Subscriptions receive a signed POST for each document event they want.</p>
       </PageHeader>
       <Card title="New subscription">
@@ -43,7 +44,7 @@ export function WebhooksScreen() {
 
 function SubscriptionTable() {
   const pager = useCursorPager();
-  const list = useQuery(subscriptionListQuery(pager.cursor));
+  const list = useQuery(subscriptionListQuery({ limit: PAGE_SIZE, starting_after: pager.cursor }));
   if (list.isPending) return <Loading what="subscriptions" />;
   if (list.isError) return <ErrorNotice error={list.error} title="The subscriptions could not be loaded." />;
   const { data, has_more } = list.data;
@@ -73,13 +74,13 @@ function SubscriptionTable() {
 }
 
 function SubscriptionRow({ sub }: { sub: Subscription }) {
-  const last = useQuery(deliveryPageQuery(sub.public_id, 1));
+  const last = useQuery(deliveryPageQuery(sub.public_id, { limit: 1 }));
   const latest = last.data?.data[0];
   const fp = fingerprintFor(sub.public_id);
   return (
     <tr>
       <td className="cell-title">
-        <Link to={href(`/settings/webhooks/${encodeURIComponent(sub.public_id)}`)} className="mono break">
+        <Link to={linkTo.subscription(sub.public_id)} className="mono break">
           {sub.url}
         </Link>
       </td>
