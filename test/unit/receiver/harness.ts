@@ -11,7 +11,7 @@ import { Store } from '../../../src-main/backend/store/store.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { createReceiver, type Receiver } from '../../../src-main/backend/receiver/receiver.js';
-import type { ReceiverLimits } from '../../../src-main/backend/receiver/types.js';
+import type { Capture, ReceiverLimits } from '../../../src-main/backend/receiver/types.js';
 
 export interface ReceiverHarness {
   dir: string;
@@ -65,8 +65,21 @@ export async function startReceiver(opts: { dir?: string; limits?: Partial<Recei
   };
 }
 
+export interface Sent {
+  status: number;
+  headers: Headers;
+  text: string;
+  capture: Capture | undefined;
+}
+
 /** POSTs raw bytes; returns status, headers and the capture the receiver made. */
-export async function send(h: ReceiverHarness, path: string, body: string | Buffer, headers: Record<string, string> = {}, method = 'POST') {
+export async function send(
+  h: ReceiverHarness,
+  path: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<Sent> {
   const res = await fetch(h.base + path, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
