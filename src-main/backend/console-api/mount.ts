@@ -12,7 +12,7 @@ import type { HistoryLog } from '../store/history-types.js';
 import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import type { Tunnel } from '../tunnel/tunnel.js';
-import { receiverConsoleRoutes } from '../receiver/console-routes.js';
+import { receiverConsoleRoutes } from './receiver-routes.js';
 import { inspectorRoutes } from './inspector-routes.js';
 import { notFound } from '../errors.js';
 import { consoleGuard, hostCheck } from './guard.js';
@@ -80,7 +80,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     next();
   });
   app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, store: deps.store, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
-  // The receiver's inboxes, captures and tunnel (receiver/console-routes.ts), acting for
+  // The receiver's inboxes, captures and tunnel (receiver-routes.ts), acting for
   // the console session's company.
   app.use(
     CONSOLE_API_PREFIX,
