@@ -2,7 +2,7 @@
 // /console/api (including the receiver's console routes) and the built page under
 // /app. Security header: the guard (guard.ts) refuses wrong Host names (DNS
 // rebinding), foreign Origins and missing tokens; no CORS header is ever written;
-// errors leave only through consoleErrorHandler (no stack traces).
+// errors leave only through the one error writer (no stack traces).
 import type { Express } from 'express';
 import type { BackendConfig } from '../config.js';
 import type { ChangeBus } from '../bus.js';
@@ -12,11 +12,11 @@ import type { HistoryLog } from '../store/history-types.js';
 import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import type { Tunnel } from '../tunnel/tunnel.js';
+import { errorWriter, notFoundHandler } from '../http/error-writer.js';
+import { wellFormedPath } from '../http/path-check.js';
 import { receiverConsoleRoutes } from './receiver-routes.js';
 import { inspectorRoutes } from './inspector-routes.js';
-import { notFound } from '../errors.js';
 import { consoleGuard, hostCheck } from './guard.js';
-import { consoleErrorHandler } from './error-handler.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
 import { consoleStatic } from './static.js';
@@ -73,7 +73,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     deliveries_in_flight: deps.engine.inFlight(),
   });
 
-  app.use(CONSOLE_API_PREFIX, hostCheck(port), consoleGuard({ token, port }), (_req, res, next) => {
+  app.use(CONSOLE_API_PREFIX, hostCheck(port), consoleGuard({ token, port }), wellFormedPath, (_req, res, next) => {
     // Token-guarded answers are never cached by anything.
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -101,9 +101,9 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     }),
   );
   // Nothing under the console prefix falls through to the service API.
-  app.use(CONSOLE_API_PREFIX, (_req, _res, next) => next(notFound('console API route')));
-  app.use(CONSOLE_API_PREFIX, consoleErrorHandler);
+  app.use(CONSOLE_API_PREFIX, notFoundHandler());
+  app.use(CONSOLE_API_PREFIX, errorWriter('console-api'));
 
-  app.use('/app', hostCheck(port), consoleStatic(deps.rendererDir));
-  app.use('/app', consoleErrorHandler);
+  app.use('/app', hostCheck(port), wellFormedPath, consoleStatic(deps.rendererDir));
+  app.use('/app', errorWriter('console'));
 }
