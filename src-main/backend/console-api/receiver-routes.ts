@@ -18,8 +18,8 @@ import type { Capture } from '../receiver/types.js';
 import { inboxInputSchema } from '../receiver/inbox-input.js';
 import { applyImport, bodyFields, buildExport } from '../receiver/export-import.js';
 import { checkTargetUrl, replay } from '../receiver/replay.js';
-import { curlCommand } from '../receiver/curl.js';
 import { fingerprint } from '../receiver/verdict.js';
+import { curlCommand } from '@shared/curl.js';
 import type { CaptureFull, MovedSubscription, SubscribeResult, TunnelView } from '@shared/receiver-types.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
 
@@ -108,7 +108,9 @@ function captureRoutes(r: Router, { receiver, capture }: Ctx): void {
     const c = capture(idParam(req));
     const url =
       typeof req.query.url === 'string' && req.query.url ? checkTargetUrl(req.query.url) : `${receiver.inboxes.origins().local}${c.path}`;
-    res.type('text/plain; charset=utf-8').send(curlCommand(c, url));
+    const { body_text, body_base64 } = bodyFields(c.body);
+    const body = body_text !== null ? { text: body_text } : { base64: body_base64 ?? '' };
+    res.type('text/plain; charset=utf-8').send(curlCommand({ method: c.method, url, headers: c.headers, body }));
   });
 }
 
