@@ -105,7 +105,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   });
   app.use(createServiceApp({ domain, config }));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
-  const fastRead = fastDocumentRead(domain, config.rateLimit === undefined);
+  const fastRead = fastDocumentRead(domain, config);
   const apiServer = createServer((req, res) => {
     if (!fastRead(req, res)) app(req, res);
   });

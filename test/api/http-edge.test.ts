@@ -1,6 +1,8 @@
 // The HTTP edge's defects, over real HTTP on loopback: malformed percent-escapes in a
 // path (400, not 500), query parameters given twice or in bracket form (422 on the
-// field, not silently the first page), and compressed bodies (415, not 400).
+// field, not silently the first page), compressed bodies (415, not 400), and the Host
+// check of the service API and its fast read (DNS rebinding), with the names a user
+// adds through COUNTERSIGN_ALLOWED_HOSTS. The receiver is not Host-checked.
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -147,5 +149,71 @@ describe('a compressed body is 415 unsupported_media_type', () => {
       gzipSync('{}'),
     );
     expectError(res, 415, 'unsupported_media_type');
+  });
+});
+
+describe('the service API checks Host (DNS rebinding)', () => {
+  let doc: string;
+  beforeAll(async () => {
+    const made = await t.api('POST', '/v2/test_helpers/documents', { title: 'Host', recipients: [{ name: 'A', email: 'a@b.co' }] });
+    doc = made.body.public_id;
+  });
+  const call = (host: string, method = 'GET', path = '/v2/webhooks', key: string | null = ADMIN_KEY) =>
+    send(t.urls.api_url, method, path, { host, ...(key ? { 'x-api-key': key } : {}) });
+
+  it('refuses another name with a valid key, on every route, the fast read included, before the key', async () => {
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `127.0.0.2:${port}`]) {
+      expectError(await call(host), 403, 'forbidden');
+      expectError(await call(host, 'GET', `/documents/${doc}`), 403, 'forbidden');
+      expectError(await call(host, 'POST', `/documents/${doc}/remind`), 403, 'forbidden');
+      expectError(await call(host, 'GET', '/v2/webhooks', null), 403, 'forbidden');
+    }
+  });
+
+  it('answers under the loopback names', async () => {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) {
+      expect((await call(host)).status, host).toBe(200);
+      expect((await call(host, 'GET', `/documents/${doc}`)).body.public_id).toBe(doc);
+    }
+  });
+
+  it('does not check the receiver, which a tunnel reaches under a public name', async () => {
+    const inbox = (await t.consoleApi('POST', '/inboxes', { name: 'Tunnelled' })).body;
+    const res = await send(
+      t.urls.receiver_url,
+      'POST',
+      `/in/${inbox.id}`,
+      { host: 'abc123.ngrok-free.app', 'content-type': 'application/json' },
+      '{}',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-countersign-capture')).toMatch(/^cap_/);
+  });
+});
+
+describe('COUNTERSIGN_ALLOWED_HOSTS', () => {
+  let named: TestBackend;
+  let namedPort: number;
+  beforeAll(async () => {
+    named = await startTestBackend({ allowedHosts: ['api.example.test', 'proxy.test:8443'] });
+    namedPort = Number(new URL(named.urls.api_url).port);
+  });
+  afterAll(() => named.destroy());
+
+  it('adds names to the service API, its fast read and the console', async () => {
+    const doc = (await named.api('POST', '/v2/test_helpers/documents', { title: 'N', recipients: [{ name: 'A', email: 'a@b.co' }] })).body;
+    for (const host of ['api.example.test', `api.example.test:${namedPort}`, 'proxy.test:8443']) {
+      expect((await send(named.urls.api_url, 'GET', '/v2/webhooks', { host, 'x-api-key': ADMIN_KEY })).status, host).toBe(200);
+      expect((await send(named.urls.api_url, 'GET', `/documents/${doc.public_id}`, { host, 'x-api-key': ADMIN_KEY })).status).toBe(200);
+      const session = await send(named.urls.api_url, 'GET', '/console/api/session', {
+        host,
+        'x-console-token': named.backend.consoleToken,
+        origin: `http://${host}`,
+      });
+      expect(session.status, host).toBe(200);
+    }
+    for (const host of ['proxy.test', `proxy.test:${namedPort}`, 'other.test']) {
+      expectError(await send(named.urls.api_url, 'GET', '/v2/webhooks', { host, 'x-api-key': ADMIN_KEY }), 403, 'forbidden');
+    }
   });
 });

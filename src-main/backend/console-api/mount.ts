@@ -1,8 +1,8 @@
 // Mounts the console on the API listener: the token-guarded console API under
 // /console/api (including the receiver's console routes) and the built page under
-// /app. Security header: the guard (guard.ts) refuses wrong Host names (DNS
-// rebinding), foreign Origins and missing tokens; no CORS header is ever written;
-// errors leave only through the one error writer (no stack traces).
+// /app. Security header: wrong Host names are refused (http/host-check.ts, DNS
+// rebinding), then foreign Origins and missing tokens (guard.ts); no CORS header is
+// ever written; errors leave only through the one error writer (no stack traces).
 import type { Express } from 'express';
 import type { BackendConfig } from '../config.js';
 import type { ChangeBus } from '../bus.js';
@@ -13,10 +13,11 @@ import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import type { Tunnel } from '../tunnel/tunnel.js';
 import { errorWriter, notFoundHandler } from '../http/error-writer.js';
+import { hostGuard, hostPolicy } from '../http/host-check.js';
 import { wellFormedPath } from '../http/path-check.js';
 import { receiverConsoleRoutes } from './receiver-routes.js';
 import { inspectorRoutes } from './inspector-routes.js';
-import { consoleGuard, hostCheck } from './guard.js';
+import { consoleGuard } from './guard.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
 import { consoleStatic } from './static.js';
@@ -73,7 +74,8 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     deliveries_in_flight: deps.engine.inFlight(),
   });
 
-  app.use(CONSOLE_API_PREFIX, hostCheck(port), consoleGuard({ token, port }), wellFormedPath, (_req, res, next) => {
+  const hosts = hostPolicy(config.allowedHosts);
+  app.use(CONSOLE_API_PREFIX, hostGuard(hosts), consoleGuard({ token, hosts }), wellFormedPath, (_req, res, next) => {
     // Token-guarded answers are never cached by anything.
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -104,6 +106,6 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
   app.use(CONSOLE_API_PREFIX, notFoundHandler());
   app.use(CONSOLE_API_PREFIX, errorWriter('console-api'));
 
-  app.use('/app', hostCheck(port), wellFormedPath, consoleStatic(deps.rendererDir));
+  app.use('/app', hostGuard(hosts), wellFormedPath, consoleStatic(deps.rendererDir));
   app.use('/app', errorWriter('console'));
 }

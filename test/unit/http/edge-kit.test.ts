@@ -1,8 +1,10 @@
-// The pure parts of the HTTP edge kit (src-main/backend/http/): paging, the one 422
-// translation and the path check.
+// The pure parts of the HTTP edge kit (src-main/backend/http/): the Host policy, the
+// COUNTERSIGN_ALLOWED_HOSTS setting, paging, the one 422 translation and the path check.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ConfigError, loadConfig, parseAllowedHosts } from '../../../src-main/backend/config.js';
 import { ApiError } from '../../../src-main/backend/errors.js';
+import { hostPolicy } from '../../../src-main/backend/http/host-check.js';
 import { pageAfter, pageQuery } from '../../../src-main/backend/http/paging.js';
 import { isWellFormedPath } from '../../../src-main/backend/http/path-check.js';
 import { parse } from '../../../src-main/backend/http/validate.js';
@@ -17,6 +19,49 @@ function fieldsOf(fn: () => unknown): unknown {
   }
   throw new Error('expected a 422');
 }
+
+describe('hostPolicy', () => {
+  it('allows the loopback names on the listener’s port only', () => {
+    const p = hostPolicy([]);
+    for (const host of ['127.0.0.1:4010', 'localhost:4010', 'LocalHost:4010', '[::1]:4010']) expect(p.allows(host, 4010)).toBe(true);
+    for (const host of ['evil.example', 'evil.example:4010', '127.0.0.1:4011', '127.0.0.1', 'localhost', '127.0.0.2:4010', '']) {
+      expect(p.allows(host, 4010), host).toBe(false);
+    }
+    expect(p.allows(undefined, 4010)).toBe(false);
+    expect(p.allows('127.0.0.1:4010', undefined)).toBe(false);
+    expect(p.origins(4010)).toEqual(['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']);
+  });
+
+  it('adds the user’s names: without a port on the listener’s port or none, with one exactly', () => {
+    const p = hostPolicy(['api.example.test', 'proxy.test:8443']);
+    for (const host of ['api.example.test', 'api.example.test:4010', 'proxy.test:8443']) expect(p.allows(host, 4010), host).toBe(true);
+    for (const host of ['api.example.test:4011', 'proxy.test', 'proxy.test:4010', 'x.api.example.test']) {
+      expect(p.allows(host, 4010), host).toBe(false);
+    }
+    expect(p.origins(4010)).toContain('http://api.example.test:4010');
+  });
+});
+
+describe('COUNTERSIGN_ALLOWED_HOSTS', () => {
+  it('is a comma separated list of names, lower-cased, each with an optional port', () => {
+    expect(parseAllowedHosts(undefined)).toEqual([]);
+    expect(parseAllowedHosts(' ')).toEqual([]);
+    expect(parseAllowedHosts(' Api.Example.TEST , proxy.test:8443,[::2]:80 ,10.0.0.5')).toEqual([
+      'api.example.test',
+      'proxy.test:8443',
+      '[::2]:80',
+      '10.0.0.5',
+    ]);
+    expect(loadConfig([], { COUNTERSIGN_ALLOWED_HOSTS: 'dev.local' }).allowedHosts).toEqual(['dev.local']);
+    expect(loadConfig([], {}).allowedHosts).toEqual([]);
+  });
+  it('refuses what is not a host name, naming the setting', () => {
+    for (const bad of ['*', 'a,,b', 'http://x.test', 'x.test/path', 'user@x.test', 'x.test:port', '-x.test', 'a b']) {
+      expect(() => parseAllowedHosts(bad), bad).toThrow(ConfigError);
+      expect(() => parseAllowedHosts(bad), bad).toThrow(/COUNTERSIGN_ALLOWED_HOSTS/);
+    }
+  });
+});
 
 describe('pageAfter', () => {
   const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }));
