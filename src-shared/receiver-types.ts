@@ -1,5 +1,5 @@
-// The JSON shapes of the webhook receiver's console routes (backend/receiver/
-// console-routes.ts): inboxes and how they answer, captures and their verification
+// The JSON shapes of the webhook receiver's console routes (backend/console-api/
+// receiver-routes.ts): inboxes and how they answer, captures and their verification
 // verdicts, the tunnel, replay and import. One definition for the backend, which builds
 // them, and the renderer, which reads them. Imported by both sides (tsconfig.web.json
 // includes src-shared): type declarations and plain constants only, no Node or DOM

@@ -23,6 +23,8 @@ export interface BackendConfig {
   deliveryConcurrency: number;
   deliveryConcurrencyPerSubscription: number;
   ngrokAuthtoken?: string;
+  /** More names the API listener answers to besides its loopback names (the Host check, http/host-check.ts). */
+  allowedHosts: string[];
   /** Fixed console token (tests); random per run when absent. */
   consoleToken?: string;
 }
@@ -49,6 +51,19 @@ export function parseRetrySchedule(raw: string | undefined): number[] {
     throw new ConfigError(`COUNTERSIGN_RETRY_SCHEDULE must be seconds between attempts, comma separated, each 0 to 604800 (got "${raw}")`);
   }
   return values;
+}
+
+// A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port.
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/** COUNTERSIGN_ALLOWED_HOSTS: host names, comma separated, each with an optional `:port`. */
+export function parseAllowedHosts(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const names = raw.split(',').map((s) => s.trim().toLowerCase());
+  const bad = names.find((n) => !HOST_NAME.test(n));
+  if (bad !== undefined)
+    throw new ConfigError(`COUNTERSIGN_ALLOWED_HOSTS must be host names, comma separated, each with an optional :port (got "${bad}")`);
+  return names;
 }
 
 type Env = Record<string, string | undefined>;
@@ -93,6 +108,7 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
       1024,
     ),
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
+    allowedHosts: parseAllowedHosts(env.COUNTERSIGN_ALLOWED_HOSTS),
     consoleToken: defaults.consoleToken,
   };
 }

@@ -1,10 +1,11 @@
 // The one error path (CONTRACT.md section 4): domain and route code throw ApiError;
-// one middleware (service-api/error-handler.ts) writes it. Guards against stack traces
+// one middleware (http/error-writer.ts) writes it. Guards against stack traces
 // or internal paths reaching a response: anything that is not an ApiError becomes a
 // generic 500 whose message says nothing about the program.
 import type { FieldError } from '@shared/api-types.js';
 
 export type ErrorCode =
+  | 'invalid_request'
   | 'invalid_json'
   | 'unauthorized'
   | 'forbidden'
@@ -17,6 +18,7 @@ export type ErrorCode =
   | 'internal_error';
 
 const STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
   invalid_json: 400,
   unauthorized: 401,
   forbidden: 403,

@@ -103,9 +103,9 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     warnings,
     addresses: () => addresses(),
   });
-  app.use(createServiceApp({ domain, store, history, engine, config }));
+  app.use(createServiceApp({ domain, config }));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
-  const fastRead = fastDocumentRead(domain, config.rateLimit === undefined);
+  const fastRead = fastDocumentRead(domain, config);
   const apiServer = createServer((req, res) => {
     if (!fastRead(req, res)) app(req, res);
   });

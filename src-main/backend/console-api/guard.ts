@@ -3,38 +3,20 @@
 //   (the token is random per run and reaches the page only through the URL fragment
 //   of console_url, which browsers never send to a server);
 // - DNS rebinding: a hostile site whose name resolves to 127.0.0.1 reaches the
-//   listener with its own name in `Host`, so only the listener's own names pass;
+//   listener with its own name in `Host`, so only the listener's own names pass
+//   (http/host-check.ts, mounted before this guard);
 // - cross-site requests (CSRF and cross-origin reads of the stream): a foreign
 //   `Origin`, or a browser's `Sec-Fetch-Site: cross-site`, is refused outright.
 // No CORS header is ever written, so no other origin can read an answer.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
+import type { HostPolicy } from '../http/host-check.js';
 
 export interface GuardOptions {
   token: string;
-  /** The API listener's port (known only once it listens). */
-  port: () => number;
-}
-
-/** The names the listener may be reached by: `127.0.0.1:<port>` and `localhost:<port>`. */
-export function ownHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`];
-}
-
-export function ownOrigins(port: number): string[] {
-  return ownHosts(port).map((h) => `http://${h}`);
-}
-
-/** Refuses requests whose Host is not one of the listener's own names (403). */
-export function hostCheck(port: () => number): RequestHandler {
-  return (req, _res, next) => {
-    const host = req.headers.host;
-    if (!host || !ownHosts(port()).includes(host.toLowerCase())) {
-      return next(new ApiError('forbidden', 'This address is served only as 127.0.0.1 or localhost.'));
-    }
-    next();
-  };
+  /** The listener's names (http/host-check.ts): pages served under them are this console's own origins. */
+  hosts: HostPolicy;
 }
 
 function digest(s: string): Buffer {
@@ -61,13 +43,13 @@ export function tokenMatches(expected: string, given: string | undefined): boole
  * Origin check, then token check. Order matters for the answers: a cross-site caller
  * learns only "forbidden", never whether its token guess was right.
  */
-export function consoleGuard({ token, port }: GuardOptions): RequestHandler {
+export function consoleGuard({ token, hosts }: GuardOptions): RequestHandler {
   return (req, _res, next) => {
     const origin = req.headers.origin;
     // Browsers send Origin on every non-GET fetch and on cross-origin reads; a foreign
     // one is refused on every request here, reads and the stream included. "null"
     // (sandboxed frames, file: pages) is foreign too.
-    if (origin !== undefined && !ownOrigins(port()).includes(origin.toLowerCase())) {
+    if (origin !== undefined && !hosts.origins(req.socket.localPort).includes(origin.toLowerCase())) {
       return next(new ApiError('forbidden', 'Requests from other origins are refused.'));
     }
     const site = req.headers['sec-fetch-site'];

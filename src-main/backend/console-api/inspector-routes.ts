@@ -5,12 +5,12 @@
 // session's company; rows.ts), unbounded work from one request (page and id-list sizes
 // are capped, the chart's window too), and malformed queries (checked, 422 naming the
 // field). Errors leave only as ApiError through the console's error handler.
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import type { HistoryLog } from '../store/history-types.js';
 import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
-import { parseInput } from '../receiver/inbox-input.js';
+import { idParam, parseQuery } from '../http/query.js';
 import type { InspectorRow, RowsAnswer } from '@shared/inspector-types.js';
 import { captureRow, deliveryRow, filterSchema, matches, RowContext } from './inspector/rows.js';
 import { decodeCursor, feedPage } from './inspector/feed.js';
@@ -44,15 +44,6 @@ const listOf = (max: number) =>
     .pipe(z.array(z.string().max(200)).max(max));
 const rowsQuery = filterSchema.extend({ refs: listOf(500).optional(), event_ids: listOf(100).optional() });
 
-/** Query parameters as single strings; empty ones are left out (a cleared filter). */
-function queryOf(req: Request): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) if (v !== '') out[k] = v;
-  return out;
-}
-
-const pid = (req: Request): string => String(req.params.id);
-
 export function inspectorRoutes(deps: InspectorDeps): Router {
   const r = Router();
   // Shared by every request: deliveries by creation time, brought up to date at each use.
@@ -61,7 +52,7 @@ export function inspectorRoutes(deps: InspectorDeps): Router {
 
   // One page of the merged list, newest first.
   r.get('/feed', async (req, res) => {
-    const { limit, cursor, ...filter } = parseInput(feedQuery, queryOf(req));
+    const { limit, cursor, ...filter } = parseQuery(feedQuery, req);
     res.json(feedPage(await ctx(), index, filter, decodeCursor(cursor), limit));
   });
 
@@ -69,7 +60,7 @@ export function inspectorRoutes(deps: InspectorDeps): Router {
   // `refs` are d:<delivery id> / c:<capture id>, `event_ids` bring an event's deliveries.
   // Those that no longer exist or no longer pass the filters are listed in `gone`.
   r.get('/rows', async (req, res) => {
-    const { refs = [], event_ids = [], ...filter } = parseInput(rowsQuery, queryOf(req));
+    const { refs = [], event_ids = [], ...filter } = parseQuery(rowsQuery, req);
     const c = await ctx();
     const data: InspectorRow[] = [];
     const gone: string[] = [];
@@ -104,21 +95,21 @@ export function inspectorRoutes(deps: InspectorDeps): Router {
   });
 
   r.get('/stats', async (req, res) => {
-    const { minutes, ...filter } = parseInput(statsQuery, queryOf(req));
+    const { minutes, ...filter } = parseQuery(statsQuery, req);
     res.json(computeStats(await ctx(), index, filter, minutes));
   });
 
   r.get('/deliveries/:id', async (req, res) => {
-    res.json(await deliveryDetail(await ctx(), pid(req)));
+    res.json(await deliveryDetail(await ctx(), idParam(req)));
   });
 
   r.get('/captures/:id', async (req, res) => {
-    res.json(captureDetail(await ctx(), pid(req)));
+    res.json(captureDetail(await ctx(), idParam(req)));
   });
 
   // What a local delivery sent beside what the inbox received (same webhook-id).
   r.get('/captures/:id/pair', async (req, res) => {
-    res.json(await capturePair(await ctx(), pid(req)));
+    res.json(await capturePair(await ctx(), idParam(req)));
   });
 
   return r;

@@ -1,8 +1,8 @@
 // Mounts the console on the API listener: the token-guarded console API under
 // /console/api (including the receiver's console routes) and the built page under
-// /app. Security header: the guard (guard.ts) refuses wrong Host names (DNS
-// rebinding), foreign Origins and missing tokens; no CORS header is ever written;
-// errors leave only through consoleErrorHandler (no stack traces).
+// /app. Security header: wrong Host names are refused (http/host-check.ts, DNS
+// rebinding), then foreign Origins and missing tokens (guard.ts); no CORS header is
+// ever written; errors leave only through the one error writer (no stack traces).
 import type { Express } from 'express';
 import type { BackendConfig } from '../config.js';
 import type { ChangeBus } from '../bus.js';
@@ -12,11 +12,12 @@ import type { HistoryLog } from '../store/history-types.js';
 import type { Store } from '../store/store.js';
 import type { Receiver } from '../receiver/receiver.js';
 import type { Tunnel } from '../tunnel/tunnel.js';
-import { receiverConsoleRoutes } from '../receiver/console-routes.js';
+import { errorWriter, notFoundHandler } from '../http/error-writer.js';
+import { hostGuard, hostPolicy } from '../http/host-check.js';
+import { wellFormedPath } from '../http/path-check.js';
+import { receiverConsoleRoutes } from './receiver-routes.js';
 import { inspectorRoutes } from './inspector-routes.js';
-import { notFound } from '../errors.js';
-import { consoleGuard, hostCheck } from './guard.js';
-import { consoleErrorHandler } from './error-handler.js';
+import { consoleGuard } from './guard.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
 import { consoleStatic } from './static.js';
@@ -73,14 +74,15 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     deliveries_in_flight: deps.engine.inFlight(),
   });
 
-  app.use(CONSOLE_API_PREFIX, hostCheck(port), consoleGuard({ token, port }), (_req, res, next) => {
+  const hosts = hostPolicy(config.allowedHosts);
+  app.use(CONSOLE_API_PREFIX, hostGuard(hosts), consoleGuard({ token, hosts }), wellFormedPath, (_req, res, next) => {
     // Token-guarded answers are never cached by anything.
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
   app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, store: deps.store, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
-  // The receiver's inboxes, captures and tunnel (receiver/console-routes.ts), acting for
+  // The receiver's inboxes, captures and tunnel (receiver-routes.ts), acting for
   // the console session's company.
   app.use(
     CONSOLE_API_PREFIX,
@@ -101,9 +103,9 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     }),
   );
   // Nothing under the console prefix falls through to the service API.
-  app.use(CONSOLE_API_PREFIX, (_req, _res, next) => next(notFound('console API route')));
-  app.use(CONSOLE_API_PREFIX, consoleErrorHandler);
+  app.use(CONSOLE_API_PREFIX, notFoundHandler());
+  app.use(CONSOLE_API_PREFIX, errorWriter('console-api'));
 
-  app.use('/app', hostCheck(port), consoleStatic(deps.rendererDir));
-  app.use('/app', consoleErrorHandler);
+  app.use('/app', hostGuard(hosts), wellFormedPath, consoleStatic(deps.rendererDir));
+  app.use('/app', errorWriter('console'));
 }

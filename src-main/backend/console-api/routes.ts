@@ -1,16 +1,17 @@
 // The console API's own routes: what only the console may do (the contract has no
 // document list, timeline, key management or notification outbox). Everything here
 // runs behind consoleGuard, on behalf of this run's console session (Demo Company).
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import type { ChangeBus } from '../bus.js';
 import type { Domain } from '../domain/domain.js';
 import type { Store } from '../store/store.js';
 import { deliveryView } from '../domain/views.js';
 import { DOCUMENT_STATUSES, type ApiKey, type Notification, type TimelineEvent } from '@shared/api-types.js';
-import { ApiError } from '../errors.js';
-import { jsonBody } from '../service-api/body.js';
-import { pageQuery, parse } from '../service-api/schemas.js';
+import { jsonBody } from '../http/body.js';
+import { pageAfter, pageQuery } from '../http/paging.js';
+import { parseQuery } from '../http/query.js';
+import { parse } from '../http/validate.js';
 import type { SessionHolder } from './session.js';
 import { openStream } from './stream.js';
 
@@ -27,16 +28,6 @@ const newKey = z.strictObject({
   role: z.enum(['admin', 'member'], { error: 'must be "admin" or "member"' }),
   label: z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters').optional(),
 });
-
-/** A single query parameter as a string (Express parses `a[]=…` into arrays; those are refused). */
-function queryOf(req: Request): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) {
-    if (v === '') continue;
-    out[k] = v;
-  }
-  return out;
-}
 
 export interface ConsoleRouteDeps {
   domain: Domain;
@@ -61,7 +52,7 @@ export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status
   });
 
   r.get('/documents', async (req, res) => {
-    const q = parse(documentQuery, queryOf(req));
+    const q = parseQuery(documentQuery, req);
     res.json(domain.listDocuments(await company(), q));
   });
 
@@ -81,7 +72,7 @@ export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status
     res.json({ data: keys.reverse().map((k): ApiKey => ({ ...k, current_console: k.id === actor.key_id })) });
   });
 
-  r.post('/api-keys', jsonBody, async (req, res) => {
+  r.post('/api-keys', jsonBody(), async (req, res) => {
     const input = parse(newKey, req.body);
     const { actor } = await session.get();
     res.status(201).json(await domain.createApiKey(actor, { role: input.role, label: input.label || undefined }));
@@ -94,22 +85,14 @@ export function consoleRoutes({ domain, store, bus, session, heartbeatMs, status
   });
 
   r.get('/notifications', async (req, res) => {
-    const q = parse(notificationQuery, queryOf(req));
+    const q = parseQuery(notificationQuery, req);
     const all = domain.listNotifications(await company(), q.document_id);
-    let start = 0;
-    if (q.starting_after) {
-      start = all.findIndex((n) => n.id === q.starting_after) + 1;
-      if (start === 0)
-        throw new ApiError('validation_error', 'starting_after: is not a notification of this company', {
-          fields: [{ field: 'starting_after', message: 'is not a notification of this company' }],
-        });
-    }
-    const page = all.slice(start, start + q.limit);
+    const page = pageAfter(all, (n) => n.id, q, 'a notification of this company');
     // The title as it is now, so the outbox reads as "who got what about which document".
     const title = (id: string) => store.documents.get(id)?.title ?? null;
     res.json({
-      data: page.map(({ company_id: _c, ...n }): Notification => ({ ...n, document_title: title(n.document_id) })),
-      has_more: start + q.limit < all.length,
+      data: page.data.map(({ company_id: _c, ...n }): Notification => ({ ...n, document_title: title(n.document_id) })),
+      has_more: page.has_more,
     });
   });
 

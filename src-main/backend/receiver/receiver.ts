@@ -12,7 +12,9 @@ import type { BackendConfig } from '../config.js';
 import type { ChangeBus } from '../bus.js';
 import type { Store } from '../store/store.js';
 import type { HistoryLog } from '../store/history-types.js';
-import { ApiError, internalError } from '../errors.js';
+import { errorWriter, notFoundHandler } from '../http/error-writer.js';
+import { pageAfter } from '../http/paging.js';
+import { wellFormedPath } from '../http/path-check.js';
 import { newId } from '../ids.js';
 import { CaptureStore } from './capture-store.js';
 import { PendingAnswers, readBody } from './inbound.js';
@@ -187,17 +189,10 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     });
   });
 
-  app.use((_req, res) => {
-    res.status(404).json({ error: { code: 'not_found', message: 'Nothing here. Webhook inboxes answer at /in/<inbox_id>.' } });
-  });
-
-  // Only ApiError messages leave; anything else is a generic 500 (no stack, no path).
-  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const e = err instanceof ApiError ? err : internalError();
-    if (!(err instanceof ApiError)) console.error('[receiver] request failed:', err);
-    if (res.headersSent) return res.end();
-    res.status(e.status).json(e.toBody());
-  });
+  // Any other path: 400 if it is malformed, else 404; errors leave only through the one
+  // error writer (http/error-writer.ts: no stack trace, no path).
+  app.use(wellFormedPath, notFoundHandler('Webhook inboxes answer at /in/<inbox_id>.'));
+  app.use(errorWriter('receiver'));
 
   return {
     app,
@@ -212,18 +207,9 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
       });
     },
     listCaptures(inboxId, page) {
-      const list = captures.list(inboxId);
-      let end = list.length;
-      if (page.starting_after) {
-        const i = list.findIndex((c) => c.id === page.starting_after);
-        if (i === -1)
-          throw new ApiError('validation_error', 'starting_after: is not a capture of this inbox', {
-            fields: [{ field: 'starting_after', message: 'is not a capture of this inbox' }],
-          });
-        end = i;
-      }
-      const start = Math.max(0, end - page.limit);
-      return { data: list.slice(start, end).reverse().map(summarize), has_more: start > 0 };
+      // Newest first.
+      const { data, has_more } = pageAfter([...captures.list(inboxId)].reverse(), (c) => c.id, page, 'a capture of this inbox');
+      return { data: data.map(summarize), has_more };
     },
     getCapture: (id) => captures.get(id),
     addCapture(c) {

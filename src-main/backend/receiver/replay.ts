@@ -11,22 +11,10 @@ import { newId } from '../ids.js';
 import { fingerprint } from './verdict.js';
 import type { Capture } from './types.js';
 import type { ReplayInput, ReplayResult } from '@shared/receiver-types.js';
+import { HOP_BY_HOP_HEADERS } from '@shared/curl.js';
 
-/** Headers that belong to one connection, or that the HTTP client sets itself. */
-export const HOP_HEADERS = new Set([
-  'host',
-  'content-length',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'expect',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-]);
+/** Headers that belong to one connection, or that the HTTP client sets itself (the list copy as curl skips too). */
+const HOP_HEADERS: ReadonlySet<string> = new Set<string>(HOP_BY_HOP_HEADERS);
 const SIGNATURE_HEADERS = new Set(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
 const RESPONSE_KEEP = 64 * 1024;
 

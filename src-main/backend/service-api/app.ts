@@ -1,22 +1,20 @@
 // The service API as an Express app that never listens (the composition root does).
+// The order of the checks is the order of docs/api.md section 5: the Host (DNS
+// rebinding), the key and its rate, the role, the path, the body, then the routes.
 import express, { type Express } from 'express';
 import type { Domain } from '../domain/domain.js';
-import type { Store } from '../store/store.js';
-import type { HistoryLog } from '../store/history-types.js';
-import type { DeliveryEngine } from '../delivery/engine-types.js';
 import type { BackendConfig } from '../config.js';
+import { jsonBody } from '../http/body.js';
+import { errorWriter, notFoundHandler } from '../http/error-writer.js';
+import { hostGuard, hostPolicy } from '../http/host-check.js';
+import { wellFormedPath } from '../http/path-check.js';
 import { authenticate, requireAdmin } from './auth.js';
-import { jsonBody } from './body.js';
-import { errorHandler, notFoundHandler } from './error-handler.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
 
 export interface ServiceAppDeps {
   domain: Domain;
-  store: Store;
-  history: HistoryLog;
-  engine: DeliveryEngine;
   config: BackendConfig;
 }
 
@@ -25,14 +23,16 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  app.use(hostGuard(hostPolicy(deps.config.allowedHosts)));
   app.use(authenticate(deps.domain, deps.config.rateLimit));
   // Roles before bodies: a member gets 403 on admin routes whatever it sends.
   app.use(['/v2/webhooks', '/v2/test_helpers'], requireAdmin);
-  app.use(jsonBody);
+  app.use(wellFormedPath);
+  app.use(jsonBody());
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   app.use('/documents', documentsRoutes(deps.domain));
-  app.use(notFoundHandler);
-  app.use(errorHandler);
+  app.use(notFoundHandler());
+  app.use(errorWriter('api'));
   return app;
 }

@@ -2,7 +2,8 @@
 import { Router } from 'express';
 import type { Domain } from '../domain/domain.js';
 import { actorOf } from './auth.js';
-import { documentPatch, parse } from './schemas.js';
+import { parse } from '../http/validate.js';
+import { documentPatch } from './schemas.js';
 
 export function documentsRoutes(domain: Domain): Router {
   const r = Router();

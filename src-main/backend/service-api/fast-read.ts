@@ -1,21 +1,32 @@
 // The hot read, GET /documents/{id}, answered without Express when it succeeds. Only
-// the success path lives here: anything else (no or bad key, unknown or foreign id,
-// odd URL, the rate limit on) falls through to the Express app and its one error
-// path, so every error still has one shape and one writer. Same headers as Express
-// gives the route (its x-powered-by and etag are off).
+// the success path lives here: anything else (a Host that is not the listener's, no or
+// bad key, unknown or foreign id, odd URL, the rate limit on) falls through to the
+// Express app and its one error path, so every error still has one shape and one
+// writer. The Host check (DNS rebinding, http/host-check.ts) is the same policy as the
+// app's, one set lookup. Same headers as Express gives the route (its x-powered-by and
+// etag are off).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BackendConfig } from '../config.js';
 import type { Domain } from '../domain/domain.js';
+import { hostPolicy } from '../http/host-check.js';
 
 const PREFIX = '/documents/';
 const PLAIN_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-export function fastDocumentRead(domain: Domain, enabled: boolean): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function fastDocumentRead(
+  domain: Domain,
+  config: Pick<BackendConfig, 'rateLimit' | 'allowedHosts'>,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  // The rate limit is counted by the Express app only.
+  const enabled = config.rateLimit === undefined;
+  const hosts = hostPolicy(config.allowedHosts);
   return (req, res) => {
     if (!enabled || req.method !== 'GET') return false;
     const url = req.url!;
     if (!url.startsWith(PREFIX)) return false;
     const id = url.slice(PREFIX.length);
     if (!PLAIN_ID.test(id)) return false;
+    if (!hosts.allows(req.headers.host, req.socket.localPort)) return false;
     const key = req.headers['x-api-key'];
     const actor = domain.authenticate(typeof key === 'string' ? key : undefined);
     if (!actor) return false;

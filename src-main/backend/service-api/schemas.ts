@@ -1,12 +1,10 @@
-// Validation at the edge: request shapes, checked before the domain sees them.
-// Every failure becomes 422 validation_error naming each field.
+// The service API's request shapes, checked at the edge (http/validate.ts) before the
+// domain sees them; every failure becomes 422 validation_error naming each field.
 import { z } from 'zod';
-import { validationError } from '../errors.js';
 import { checkJsonLimits, METADATA_LIMITS } from '../store/json-limits.js';
 import { parseSecret } from '../delivery/signing.js';
 import { ACTIONS } from '../domain/lifecycle.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
-import type { FieldError } from '@shared/api-types.js';
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -91,32 +89,3 @@ export const newApiKey = z.strictObject({
   company: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
   label: z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters').optional(),
 });
-
-export const pageQuery = z.object({
-  limit: z.coerce
-    .number({ error: 'must be a whole number from 1 to 100' })
-    .int('must be a whole number from 1 to 100')
-    .min(1, 'must be at least 1')
-    .max(100, 'must be at most 100')
-    .default(50),
-  starting_after: z.string().optional(),
-});
-
-function toFields(issues: z.core.$ZodIssue[]): FieldError[] {
-  const fields: FieldError[] = [];
-  for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fields.push({ field: [...issue.path, key].join('.'), message: 'is not a field this request accepts' });
-    } else {
-      fields.push({ field: issue.path.length ? issue.path.join('.') : 'body', message: issue.message });
-    }
-  }
-  return fields;
-}
-
-/** Parses `value` with `schema` or throws 422 naming every bad field. */
-export function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationError(toFields(result.error.issues));
-  return result.data;
-}

@@ -4,7 +4,8 @@ import { Router } from 'express';
 import type { Domain } from '../domain/domain.js';
 import { notFound } from '../errors.js';
 import { actorOf } from './auth.js';
-import { action, newApiKey, newDocument, parse, transitionBody } from './schemas.js';
+import { parse } from '../http/validate.js';
+import { action, newApiKey, newDocument, transitionBody } from './schemas.js';
 
 export function testHelperRoutes(domain: Domain): Router {
   const r = Router();

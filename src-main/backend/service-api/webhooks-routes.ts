@@ -4,14 +4,17 @@ import { Router } from 'express';
 import type { Domain } from '../domain/domain.js';
 import { subscriptionView } from '../domain/views.js';
 import { actorOf } from './auth.js';
-import { newSubscription, pageQuery, parse } from './schemas.js';
+import { pageQuery } from '../http/paging.js';
+import { parseQuery } from '../http/query.js';
+import { parse } from '../http/validate.js';
+import { newSubscription } from './schemas.js';
 
 export function webhooksRoutes(domain: Domain): Router {
   const r = Router();
   const company = (res: Parameters<typeof actorOf>[0]) => actorOf(res).company_id;
 
   r.get('/', (req, res) => {
-    res.json(domain.listSubscriptions(company(res), parse(pageQuery, req.query)));
+    res.json(domain.listSubscriptions(company(res), parseQuery(pageQuery, req)));
   });
   r.post('/', async (req, res) => {
     res.status(201).json(await domain.createSubscription(company(res), parse(newSubscription, req.body)));
@@ -24,7 +27,7 @@ export function webhooksRoutes(domain: Domain): Router {
     res.status(204).end();
   });
   r.get('/:id/deliveries', (req, res) => {
-    res.json(domain.listDeliveries(company(res), req.params.id, parse(pageQuery, req.query)));
+    res.json(domain.listDeliveries(company(res), req.params.id, parseQuery(pageQuery, req)));
   });
   r.get('/:id/deliveries/:deliveryId', async (req, res) => {
     res.json(await domain.getDelivery(company(res), req.params.id, req.params.deliveryId));

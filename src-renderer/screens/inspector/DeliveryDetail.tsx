@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { deliveryDetailQuery } from '../../api/inspector.js';
 import { useRedeliver } from '../../api/webhooks.js';
 import type { Attempt } from '@shared/api-types.js';
+import { curlCommand } from '@shared/curl.js';
 import type { DeliveryDetail as Detail } from '@shared/inspector-types.js';
 import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { CopyButton } from '../../components/CopyButton.js';
@@ -16,10 +17,14 @@ import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
 import { BodyView } from './BodyView.js';
 import { CurlButton } from './CurlButton.js';
-import { curlForRequest } from './curl.js';
 import { OutcomeBadge } from './FeedList.js';
 import { HeadersTable, headerPairs } from './HeadersTable.js';
 import { verdictWords } from './verdict-text.js';
+
+/** "Copy as curl" of an attempt, from its logged request (a capture's command comes from the receiver's route). */
+function curlOfAttempt({ method, url, headers, body }: Attempt['request']): string {
+  return curlCommand({ method, url, headers: Object.entries(headers), body: { text: body } });
+}
 
 function AttemptItem({ a, open }: { a: Attempt; open: boolean }) {
   return (
@@ -109,7 +114,7 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         >
           {redeliver.isPending ? 'Redelivering…' : 'Redeliver'}
         </button>
-        {last && <CurlButton load={async () => curlForRequest(last.request)} />}
+        {last && <CurlButton load={async () => curlOfAttempt(last.request)} />}
         {redeliver.isSuccess && <span className="action-result">Queued again.</span>}
         {!d.subscription && <span className="action-reason">Its subscription no longer exists, so it cannot be sent again.</span>}
       </div>
