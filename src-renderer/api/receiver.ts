@@ -1,4 +1,4 @@
-// The receiver's inboxes and the tunnel (receiver/console-routes.ts; shapes in
+// The receiver's inboxes and the tunnel (console-api/receiver-routes.ts; shapes in
 // src-shared/receiver-types.ts): query options under receiverKeys.all (which the live
 // stream refreshes on inbox, capture and tunnel changes) and the changes.
 import { queryOptions } from '@tanstack/react-query';
