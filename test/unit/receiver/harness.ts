@@ -65,8 +65,21 @@ export async function startReceiver(opts: { dir?: string; limits?: Partial<Recei
   };
 }
 
+export interface Sent {
+  status: number;
+  headers: Headers;
+  text: string;
+  capture: ReturnType<Receiver['getCapture']>;
+}
+
 /** POSTs raw bytes; returns status, headers and the capture the receiver made. */
-export async function send(h: ReceiverHarness, path: string, body: string | Buffer, headers: Record<string, string> = {}, method = 'POST') {
+export async function send(
+  h: ReceiverHarness,
+  path: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<Sent> {
   const res = await fetch(h.base + path, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
