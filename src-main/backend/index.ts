@@ -14,6 +14,8 @@ import { ChangeBus } from './bus.js';
 import { Domain } from './domain/domain.js';
 import { createDeliveryEngine } from './delivery/engine.js';
 import type { DeliveryEngine } from './delivery/engine-types.js';
+import { Outbox } from './delivery/outbox.js';
+import { systemClock, type Clock } from './clock.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { mountConsole } from './console-api/mount.js';
@@ -32,6 +34,8 @@ export interface BackendOptions {
   rendererDir?: string;
   /** Keeps the tunnel from starting by itself (tests). */
   tunnelAutostart?: boolean;
+  /** The service's clock: the system clock by default; a ManualClock freezes and moves the service's time. */
+  clock?: Clock;
 }
 
 export interface Backend {
@@ -39,7 +43,9 @@ export interface Backend {
   readonly store: Store;
   readonly history: HistoryLog;
   readonly bus: ChangeBus;
+  readonly clock: Clock;
   readonly domain: Domain;
+  readonly outbox: Outbox;
   readonly engine: DeliveryEngine;
   readonly receiver: Receiver;
   readonly tunnel: Tunnel;
@@ -71,20 +77,29 @@ function close(server: Server): Promise<void> {
 }
 
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
+  const clock = options.clock ?? systemClock;
   const store = new Store(config.dataDir);
-  const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap });
+  const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });
   const bus = new ChangeBus();
   const consoleToken = config.consoleToken ?? randomBytes(24).toString('base64url');
   let apiPort = 0;
   let receiverPort = 0;
   const apiBase = () => `http://${config.host}:${apiPort}`;
   const warnings: string[] = [];
-  const domain = new Domain({ store, history, bus, appUrl: () => `${apiBase()}/app` });
-  const engine = createDeliveryEngine({ store, history, bus, config });
-  domain.engine = engine;
+  const outbox = new Outbox({ store, history, clock });
+  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app` });
+  const engine = createDeliveryEngine({ store, outbox, bus, config, clock });
   const receiverUrl = () => `http://${config.host}:${receiverPort}`;
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
-  const receiver = createReceiver({ store, bus, config, history, localUrl: receiverUrl, publicUrl: () => tunnel.state().public_url });
+  const receiver = createReceiver({
+    store,
+    bus,
+    config,
+    history,
+    clock,
+    localUrl: receiverUrl,
+    publicUrl: () => tunnel.state().public_url,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -123,7 +138,9 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     store,
     history,
     bus,
+    clock,
     domain,
+    outbox,
     engine,
     receiver,
     tunnel,

@@ -93,7 +93,7 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
     return d as SubscriptionOps;
   };
   const company = (res: Response): string => {
-    const id = (res.locals.companyId as string | undefined) ?? store.data.companies[0]?.id;
+    const id = (res.locals.companyId as string | undefined) ?? store.companies.all()[0]?.id;
     if (!id) throw validationError([{ field: 'company', message: 'there is no company yet' }]);
     return id;
   };
@@ -156,7 +156,7 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
     // Re-sign with the secret that verified this capture, else the inbox's first.
     const cands = rec ? receiver.inboxes.candidates(rec) : [];
     const secret = cands.find((s) => s.subscription_id && s.subscription_id === c.verdict?.subscription_id)?.secret ?? cands[0]?.secret;
-    res.json(await replay(c, input, secret));
+    res.json(await replay(c, input, secret, receiver.clock));
   });
   r.get('/captures/:id/curl', (req, res) => {
     const c = capture(pid(req));
@@ -208,7 +208,7 @@ export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
         ? undefined
         : parseInput(z.object({ max_deliveries: z.coerce.number().int().min(0).max(1_000_000) }), { ...req.query }).max_deliveries;
     const text = await buildExport({ store, receiver, history, companyId: company(res), maxDeliveries: max });
-    const name = `countersign-export-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+    const name = `countersign-export-${new Date(receiver.clock.now()).toISOString().replace(/[:.]/g, '-')}.json`;
     res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
     res.type('application/json').send(text);
   });
