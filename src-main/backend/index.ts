@@ -55,6 +55,7 @@ export interface Backend {
   readonly warnings: string[];
   addresses(): BackendAddresses;
   start(): Promise<BackendAddresses>;
+  /** Closes every listener, ends the receiver's waiting answers, stops the engine and flushes every store. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -133,6 +134,18 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
 
+  async function stopAll(): Promise<void> {
+    // Delayed and hung answers first, so the receiver's listener can close.
+    receiver.close();
+    await Promise.all([close(apiServer), close(receiverServer)]);
+    await tunnel.stop();
+    await engine.stop();
+    await receiver.flush();
+    await store.close();
+    await history.close();
+  }
+  let stopping: Promise<void> | undefined;
+
   return {
     config,
     store,
@@ -158,20 +171,19 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
         apiPort = await listen(apiServer, config.port, config.host);
         receiverPort = await listen(receiverServer, config.receiverPort, config.host);
       } catch (err) {
-        await close(apiServer);
+        receiver.close();
+        await Promise.all([close(apiServer), close(receiverServer)]);
         await store.close();
+        await history.close();
         throw err;
       }
       engine.start();
       if (options.tunnelAutostart !== false) void tunnel.autostart();
       return addresses();
     },
-    async stop() {
-      await Promise.all([close(apiServer), close(receiverServer)]);
-      await tunnel.stop();
-      await engine.stop();
-      await store.close();
-      await history.close();
+    stop() {
+      stopping ??= stopAll();
+      return stopping;
     },
   };
 }
