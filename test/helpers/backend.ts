@@ -3,7 +3,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testConfig, type BackendConfig } from '../../src-main/backend/config.js';
+import type { BackendConfig } from '../../src-main/backend/config.js';
+import { testConfig } from './config.js';
 import { createBackend, type Backend, type BackendAddresses } from '../../src-main/backend/index.js';
 import { callApi, consoleCaller, type ApiResponse } from './http.js';
 

@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testConfig, type BackendConfig } from '../../../src-main/backend/config.js';
+import type { BackendConfig } from '../../../src-main/backend/config.js';
+import { testConfig } from '../../helpers/config.js';
 import { Store } from '../../../src-main/backend/store/store.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
