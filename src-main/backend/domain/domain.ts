@@ -44,8 +44,8 @@ export class Domain {
       if (!after || after.subscription_id !== subscriptionId)
         throw validationError([{ field: 'starting_after', message: 'is not a delivery of this subscription' }]);
     }
-    const result = this.ctx.history.listDeliveries({ company_id: companyId, subscription_id: subscriptionId }, page);
-    return { data: result.data.map(deliveryView), has_more: result.has_more };
+    const { data, has_more } = this.ctx.history.listDeliveries({ company_id: companyId, subscription_id: subscriptionId }, page);
+    return { data: data.map(deliveryView), has_more };
   }
 
   async getDelivery(companyId: string, subscriptionId: string, deliveryId: string) {
