@@ -39,6 +39,48 @@ export default tseslint.config(
     },
   },
   {
+    // One clock (src-main/backend/clock.ts): the service's time can be frozen and moved
+    // by hand, so nothing else in the backend reads the system time or sets a timer.
+    files: ['src-main/backend/**/*.ts'],
+    ignores: ['src-main/backend/clock.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'The backend and shared code never import Electron.' },
+            ...['timers', 'node:timers', 'timers/promises', 'node:timers/promises'].map((name) => ({
+              name,
+              message: 'Timers go through a Clock (src-main/backend/clock.ts).',
+            })),
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate'].map((name) => ({
+          name,
+          message: 'Timers go through a Clock (src-main/backend/clock.ts): the injected one, or systemClock for real-world waits.',
+        })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'Read the time from a Clock (src-main/backend/clock.ts).',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from a Clock (src-main/backend/clock.ts): new Date(clock.now()).',
+        },
+        {
+          selector: "MemberExpression[object.name='globalThis'][property.name=/^(set|clear)(Timeout|Interval|Immediate)$/]",
+          message: 'Timers go through a Clock (src-main/backend/clock.ts).',
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers of many shapes; typing each one would say nothing the assertions do not.
     files: ['test/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

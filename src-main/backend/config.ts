@@ -112,8 +112,3 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
     consoleToken: defaults.consoleToken,
   };
 }
-
-/** A config for tests and embedding: port 0 everywhere, the given data directory. */
-export function testConfig(dataDir: string, overrides: Partial<BackendConfig> = {}): BackendConfig {
-  return { ...loadConfig([], {}, { port: 0, receiverPort: 0, dataDir }), ...overrides };
-}

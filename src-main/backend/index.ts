@@ -14,6 +14,8 @@ import { ChangeBus } from './bus.js';
 import { Domain } from './domain/domain.js';
 import { createDeliveryEngine } from './delivery/engine.js';
 import type { DeliveryEngine } from './delivery/engine-types.js';
+import { Outbox } from './delivery/outbox.js';
+import { systemClock, type Clock } from './clock.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { mountConsole } from './console-api/mount.js';
@@ -32,6 +34,8 @@ export interface BackendOptions {
   rendererDir?: string;
   /** Keeps the tunnel from starting by itself (tests). */
   tunnelAutostart?: boolean;
+  /** The service's clock: the system clock by default; a ManualClock freezes and moves the service's time. */
+  clock?: Clock;
 }
 
 export interface Backend {
@@ -39,7 +43,9 @@ export interface Backend {
   readonly store: Store;
   readonly history: HistoryLog;
   readonly bus: ChangeBus;
+  readonly clock: Clock;
   readonly domain: Domain;
+  readonly outbox: Outbox;
   readonly engine: DeliveryEngine;
   readonly receiver: Receiver;
   readonly tunnel: Tunnel;
@@ -49,6 +55,7 @@ export interface Backend {
   readonly warnings: string[];
   addresses(): BackendAddresses;
   start(): Promise<BackendAddresses>;
+  /** Closes every listener, ends the receiver's waiting answers, stops the engine and flushes every store. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -70,21 +77,78 @@ function close(server: Server): Promise<void> {
   });
 }
 
+/** What start() and stop() work on. */
+interface Parts {
+  config: BackendConfig;
+  options: BackendOptions;
+  store: Store;
+  history: HistoryLog;
+  domain: Domain;
+  engine: DeliveryEngine;
+  receiver: Receiver;
+  tunnel: Tunnel;
+  apiServer: Server;
+  receiverServer: Server;
+  warnings: string[];
+  /** Ports the listeners got (0 until they listen). */
+  ports: { api: number; receiver: number };
+}
+
+async function startParts(p: Parts): Promise<void> {
+  const { config, store, history, receiver } = p;
+  const opened = await store.open();
+  if (opened.warning) p.warnings.push(opened.warning);
+  try {
+    await history.open();
+    store.alsoFlush(() => history.flush());
+    await p.domain.ensureSeed(config.adminKey);
+    receiver.load();
+    p.ports.api = await listen(p.apiServer, config.port, config.host);
+    p.ports.receiver = await listen(p.receiverServer, config.receiverPort, config.host);
+  } catch (err) {
+    receiver.close();
+    await Promise.all([close(p.apiServer), close(p.receiverServer)]);
+    await store.close();
+    await history.close();
+    throw err;
+  }
+  p.engine.start();
+  if (p.options.tunnelAutostart !== false) void p.tunnel.autostart();
+}
+
+async function stopParts(p: Parts): Promise<void> {
+  // Delayed and hung answers first, so the receiver's listener can close.
+  p.receiver.close();
+  await Promise.all([close(p.apiServer), close(p.receiverServer)]);
+  await p.tunnel.stop();
+  await p.engine.stop();
+  await p.receiver.flush();
+  await p.store.close();
+  await p.history.close();
+}
+
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
+  const clock = options.clock ?? systemClock;
   const store = new Store(config.dataDir);
-  const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap });
+  const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });
   const bus = new ChangeBus();
   const consoleToken = config.consoleToken ?? randomBytes(24).toString('base64url');
-  let apiPort = 0;
-  let receiverPort = 0;
-  const apiBase = () => `http://${config.host}:${apiPort}`;
+  const ports = { api: 0, receiver: 0 };
+  const apiBase = () => `http://${config.host}:${ports.api}`;
+  const receiverUrl = () => `http://${config.host}:${ports.receiver}`;
   const warnings: string[] = [];
-  const domain = new Domain({ store, history, bus, appUrl: () => `${apiBase()}/app` });
-  const engine = createDeliveryEngine({ store, history, bus, config });
-  domain.engine = engine;
-  const receiverUrl = () => `http://${config.host}:${receiverPort}`;
+  const outbox = new Outbox({ store, history, clock });
+  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app` });
+  const engine = createDeliveryEngine({ store, outbox, bus, config, clock });
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
-  const receiver = createReceiver({ store, bus, config, history, localUrl: receiverUrl, publicUrl: () => tunnel.state().public_url });
+  const publicUrl = () => tunnel.state().public_url;
+  const receiver = createReceiver({ store, bus, config, history, clock, localUrl: receiverUrl, publicUrl });
+  const addresses = (): BackendAddresses => ({
+    api_url: apiBase(),
+    app_url: `${apiBase()}/app`,
+    receiver_url: receiverUrl(),
+    console_url: `${apiBase()}/app/#token=${consoleToken}`,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -99,9 +163,9 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     tunnel,
     config,
     rendererDir: options.rendererDir,
-    port: () => apiPort,
+    port: () => ports.api,
     warnings,
-    addresses: () => addresses(),
+    addresses,
   });
   app.use(createServiceApp({ domain, config }));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
@@ -110,20 +174,17 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     if (!fastRead(req, res)) app(req, res);
   });
   const receiverServer = createServer(receiver.app);
-
-  const addresses = (): BackendAddresses => ({
-    api_url: apiBase(),
-    app_url: `${apiBase()}/app`,
-    receiver_url: receiverUrl(),
-    console_url: `${apiBase()}/app/#token=${consoleToken}`,
-  });
+  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, apiServer, receiverServer, warnings, ports };
+  let stopping: Promise<void> | undefined;
 
   return {
     config,
     store,
     history,
     bus,
+    clock,
     domain,
+    outbox,
     engine,
     receiver,
     tunnel,
@@ -131,30 +192,12 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     warnings,
     addresses,
     async start() {
-      const opened = await store.open();
-      if (opened.warning) warnings.push(opened.warning);
-      try {
-        await history.open();
-        store.alsoFlush(() => history.flush());
-        await domain.ensureSeed(config.adminKey);
-        receiver.load();
-        apiPort = await listen(apiServer, config.port, config.host);
-        receiverPort = await listen(receiverServer, config.receiverPort, config.host);
-      } catch (err) {
-        await close(apiServer);
-        await store.close();
-        throw err;
-      }
-      engine.start();
-      if (options.tunnelAutostart !== false) void tunnel.autostart();
+      await startParts(parts);
       return addresses();
     },
-    async stop() {
-      await Promise.all([close(apiServer), close(receiverServer)]);
-      await tunnel.stop();
-      await engine.stop();
-      await store.close();
-      await history.close();
+    stop() {
+      stopping ??= stopParts(parts);
+      return stopping;
     },
   };
 }

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../src-main/backend/config.js';
+import { testConfig } from '../helpers/config.js';
 import { createBackend, type Backend, type BackendAddresses } from '../../src-main/backend/index.js';
 import { CONSOLE_CSP } from '../../src-main/backend/console-api/static.js';
 

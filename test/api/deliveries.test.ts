@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
 import { startSink, type Sink } from '../helpers/sink.js';
+import { join } from 'node:path';
+import { createHistoryLog } from '../../src-main/backend/store/history-log.js';
 
 let t: TestBackend;
 let sink: Sink;
@@ -131,7 +133,7 @@ describe('retries', () => {
       await slow.api('POST', '/v2/test_helpers/documents', { title: 'x', recipients: [{ name: 'a', email: 'a@b.co' }] });
       await sink.waitFor(1);
       expect((await slow.api('DELETE', `/v2/webhooks/${sub.public_id}`)).status).toBe(204);
-      expect(slow.backend.store.data.pending_deliveries).toHaveLength(0);
+      expect(slow.backend.store.pendingDeliveries.size).toBe(0);
       await new Promise((r) => setTimeout(r, 1000));
       expect(sink.received).toHaveLength(1);
     } finally {
@@ -178,7 +180,11 @@ describe('durability', () => {
     const { readFile } = await import('node:fs/promises');
     const onDisk = JSON.parse(await readFile(`${first.dataDir}/data.json`, 'utf8'));
     expect(onDisk.pending_deliveries).toHaveLength(1);
-    expect(onDisk.pending_deliveries[0].attempts).toBe(1);
+    // Its progress is the history log's summary (the one source of it), on disk too.
+    const logged = createHistoryLog({ dir: join(first.dataDir, 'history'), cap: 1000 });
+    await logged.open();
+    expect(logged.getDelivery(onDisk.pending_deliveries[0].id)).toMatchObject({ status: 'pending', attempts: 1 });
+    await logged.close();
     sink.respond = (_r, res) => res.end('ok');
     const second = await startTestBackend({ retrySchedule: [0.3] }, first.dataDir);
     try {

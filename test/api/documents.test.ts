@@ -23,7 +23,7 @@ const act = (id: string, action: string, recipient_id?: string) =>
   t.api('POST', `/v2/test_helpers/documents/${id}/${action}`, recipient_id ? { recipient_id } : undefined);
 
 function eventTypes(docId: string): string[] {
-  const company = t.backend.store.data.companies[0].id;
+  const company = t.backend.store.companies.all()[0].id;
   return t.backend.history.eventsForDocument(company, docId).map((e) => e.type);
 }
 
@@ -148,7 +148,7 @@ describe('remind', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ document_id: doc.public_id, reminded: [b], reminded_at: expect.any(String) });
     expect(Number.isNaN(Date.parse(res.body.reminded_at))).toBe(false);
-    const outbox = t.backend.domain.listNotifications(t.backend.store.data.companies[0].id, doc.public_id);
+    const outbox = t.backend.domain.listNotifications(t.backend.store.companies.all()[0].id, doc.public_id);
     expect(outbox.filter((n) => n.kind === 'reminder').map((n) => n.recipient_id)).toEqual([b]);
     expect(outbox.filter((n) => n.kind === 'signature_request')).toHaveLength(2);
     expect(eventTypes(doc.public_id).at(-1)).toBe('document.reminded');

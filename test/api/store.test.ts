@@ -32,11 +32,11 @@ describe('store', () => {
     await store.open();
     try {
       expect(store.documents.get(doc.public_id)?.title).toBe('Changed on disk');
-      const events = store.data.pending_events.filter((e) => e.document_id === doc.public_id);
+      const events = store.pendingEvents.filter((e) => e.document_id === doc.public_id);
       expect(events.map((e) => e.type)).toContain('document.updated');
       const updated = events.find((e) => e.type === 'document.updated')!;
       expect(JSON.parse(updated.body).data.document.title).toBe('Changed on disk');
-      expect(store.data.pending_deliveries.some((d) => d.event_id === updated.id)).toBe(true);
+      expect(store.pendingDeliveries.find((d) => d.event_id === updated.id)).toBeDefined();
     } finally {
       await store.close();
     }
@@ -100,7 +100,7 @@ describe('store', () => {
     const aside = files.find((f) => f.startsWith(`${journal}.corrupt-`));
     expect(aside).toBeDefined();
     expect(await readFile(join(copy, aside!), 'utf8')).toBe(journalText);
-    expect(t2.backend.store.data.documents).toEqual([]);
+    expect(t2.backend.store.documents.all()).toEqual([]);
   });
 
   it.each([

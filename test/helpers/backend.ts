@@ -3,8 +3,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testConfig, type BackendConfig } from '../../src-main/backend/config.js';
-import { createBackend, type Backend, type BackendAddresses } from '../../src-main/backend/index.js';
+import type { BackendConfig } from '../../src-main/backend/config.js';
+import { testConfig } from './config.js';
+import { createBackend, type Backend, type BackendAddresses, type BackendOptions } from '../../src-main/backend/index.js';
 import { callApi, consoleCaller, type ApiResponse } from './http.js';
 
 export type { ApiResponse } from './http.js';
@@ -28,11 +29,15 @@ export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'countersign-test-'));
 }
 
-export async function startTestBackend(overrides: Partial<BackendConfig> = {}, dataDir?: string): Promise<TestBackend> {
+export async function startTestBackend(
+  overrides: Partial<BackendConfig> = {},
+  dataDir?: string,
+  options: Pick<BackendOptions, 'clock'> = {},
+): Promise<TestBackend> {
   const dir = dataDir ?? (await makeDataDir());
   const backend = createBackend(
     testConfig(dir, { adminKey: ADMIN_KEY, retrySchedule: [0.05, 0.1], deliveryTimeoutMs: 2000, ...overrides }),
-    { tunnelAutostart: false },
+    { tunnelAutostart: false, ...options },
   );
   const urls = await backend.start();
   let stopped = false;

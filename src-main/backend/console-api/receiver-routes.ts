@@ -102,7 +102,7 @@ function captureRoutes(r: Router, { receiver, capture }: Ctx): void {
     // Re-sign with the secret that verified this capture, else the inbox's first.
     const cands = rec ? receiver.inboxes.candidates(rec) : [];
     const secret = cands.find((s) => s.subscription_id && s.subscription_id === c.verdict?.subscription_id)?.secret ?? cands[0]?.secret;
-    res.json(await replay(c, input, secret));
+    res.json(await replay(c, input, secret, receiver.clock));
   });
   r.get('/captures/:id/curl', (req, res) => {
     const c = capture(idParam(req));
@@ -157,7 +157,7 @@ function exportRoutes(r: Router, { receiver, store, history, company }: Ctx): vo
   r.get('/export', async (req, res) => {
     const max = parseQuery(exportQuery, req).max_deliveries;
     const text = await buildExport({ store, receiver, history, companyId: company(res), maxDeliveries: max });
-    const name = `countersign-export-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+    const name = `countersign-export-${new Date(receiver.clock.now()).toISOString().replace(/[:.]/g, '-')}.json`;
     res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
     res.type('application/json').send(text);
   });
@@ -169,7 +169,7 @@ function exportRoutes(r: Router, { receiver, store, history, company }: Ctx): vo
 export function receiverConsoleRoutes(deps: ReceiverConsoleDeps): Router {
   const { receiver, tunnel, store } = deps;
   const company = (res: Response): string => {
-    const id = (res.locals.companyId as string | undefined) ?? store.data.companies[0]?.id;
+    const id = (res.locals.companyId as string | undefined) ?? store.companies.all()[0]?.id;
     if (!id) throw validationError([{ field: 'company', message: 'there is no company yet' }]);
     return id;
   };

@@ -6,6 +6,7 @@
 // page notice a dead link).
 import type { Request, Response } from 'express';
 import type { ChangeBus } from '../bus.js';
+import { systemClock } from '../clock.js';
 import type { Change } from '@shared/api-types.js';
 
 export const HEARTBEAT_MS = 15_000;
@@ -35,14 +36,14 @@ export function openStream(req: Request, res: Response, bus: ChangeBus, companyI
     if (!visibleTo(companyId, change)) return;
     res.write(`id: ${++seq}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
   });
-  const heartbeat = setInterval(() => res.write(`: heartbeat\n\n`), heartbeatMs);
+  const heartbeat = systemClock.setInterval(() => res.write(`: heartbeat\n\n`), heartbeatMs);
   heartbeat.unref();
 
   let closed = false;
   const cleanup = () => {
     if (closed) return;
     closed = true;
-    clearInterval(heartbeat);
+    systemClock.clearInterval(heartbeat);
     unsubscribe();
   };
   req.on('close', cleanup);

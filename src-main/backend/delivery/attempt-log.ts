@@ -1,12 +1,14 @@
-// What one ended attempt writes to the history log: the attempt itself (request and
-// response as sent and received) and the delivery's updated summary.
+// What one ended attempt writes to the history log (through the outbox, its one
+// writer): the attempt itself (request and response as sent and received) and the
+// delivery's updated summary.
 import type { PendingDelivery } from '../store/schema.js';
+import type { DeepReadonly } from '../store/table.js';
 import type { HistoryLog } from '../store/history-types.js';
 import type { SendResult } from './http-sender.js';
 import type { DeliveryStatus } from '@shared/api-types.js';
 
 export interface EndedAttempt {
-  row: PendingDelivery;
+  row: DeepReadonly<PendingDelivery>;
   /** 1-based number of this attempt. */
   attempt: number;
   url: string;

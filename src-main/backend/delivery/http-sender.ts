@@ -10,6 +10,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Fifo } from './queues.js';
+import { systemClock, type Timer } from '../clock.js';
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -146,7 +147,8 @@ export class HttpSender {
    * the same order and one timer (for the oldest unfinished attempt) enforces them all.
    */
   private readonly inFlight = new Fifo<Attempt>();
-  private timer: NodeJS.Timeout | null = null;
+  /** Real time (never the service's clock): a network deadline must pass even when the service's time is frozen. */
+  private timer: Timer | null = null;
   private readonly maxBytes: number;
 
   constructor(private readonly options: HttpSenderOptions) {
@@ -183,7 +185,7 @@ export class HttpSender {
   private arm(): void {
     const head = this.inFlight.peek();
     if (this.timer || !head) return;
-    this.timer = setTimeout(this.onDeadline, Math.max(0, head.deadline - performance.now()) + 1);
+    this.timer = systemClock.setTimeout(this.onDeadline, Math.max(0, head.deadline - performance.now()) + 1);
     this.timer.unref();
   }
 
@@ -201,7 +203,7 @@ export class HttpSender {
     // Finished attempts leave from the front; one that hangs there keeps the rest until its deadline.
     while (this.inFlight.peek()?.done) this.inFlight.shift();
     if (this.inFlight.length === 0 && this.timer) {
-      clearTimeout(this.timer);
+      systemClock.clearTimeout(this.timer);
       this.timer = null;
     }
   }
@@ -228,7 +230,7 @@ export class HttpSender {
   /** Ends every attempt in flight now (they resolve with an error). */
   abortAll(): void {
     for (let a = this.inFlight.shift(); a; a = this.inFlight.shift()) a.abort(new Error('stopped'));
-    if (this.timer) clearTimeout(this.timer);
+    systemClock.clearTimeout(this.timer);
     this.timer = null;
   }
 

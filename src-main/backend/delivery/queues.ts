@@ -1,5 +1,5 @@
-// The engine's in-memory work lists. Both are views of the stored schedule
-// (store.data.pending_deliveries), rebuilt from it on start: losing them loses nothing.
+// The engine's in-memory work lists. Both are views of the stored deliveries
+// (the outbox's), rebuilt from them on start: losing them loses nothing.
 
 /** A FIFO with O(1) push and shift (Array#shift copies on large arrays). */
 export class Fifo<T> {

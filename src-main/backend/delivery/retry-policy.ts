@@ -20,6 +20,3 @@ export function decideAfterAttempt(attempt: number, outcome: AttemptOutcome, sch
   if (attempt > schedule.length) return { kind: 'failed' };
   return { kind: 'retry', delayMs: Math.max(0, Math.round(schedule[attempt - 1] * 1000)) };
 }
-
-/** Attempts a delivery gets in all under this schedule. */
-export const maxAttempts = (schedule: readonly number[]): number => schedule.length + 1;

@@ -1,18 +1,24 @@
-// Where each known delivery stands: waiting for its due time (one timer for the
-// earliest, over a heap), ready (fair queue per subscription), in flight, or held
-// (a redelivery whose row is not durable yet). No I/O; everything here is rebuilt
-// from the stored schedule on start.
+// Where each known delivery stands: waiting for its due time (one timer on the clock
+// for the earliest, over a heap), ready (fair queue per subscription), or in flight.
+// No I/O; everything here is rebuilt from the outbox on start.
+import type { Clock, Timer } from '../clock.js';
+import type { DeepReadonly } from '../store/table.js';
 import type { PendingDelivery } from '../store/schema.js';
+import type { OutboxWork } from './outbox.js';
 import { DueHeap, FairQueue } from './queues.js';
 
 export interface Job {
-  row: PendingDelivery;
-  state: 'waiting' | 'ready' | 'inflight' | 'held';
+  row: DeepReadonly<PendingDelivery>;
+  /** Attempts made so far. */
+  attempts: number;
+  /** Epoch ms of the next attempt. */
+  dueAt: number;
+  state: 'waiting' | 'ready' | 'inflight';
   /** Its subscription was deleted: the outcome of the attempt in flight is discarded. */
   cancelled: boolean;
   /** Redelivery asked while in flight: go again right after. */
   again: boolean;
-  /** The store was reloaded while this was in flight: its row object is no longer the stored one. */
+  /** The store was reloaded while this was in flight: the job was forgotten, the stored row admitted afresh. */
   detached?: boolean;
 }
 
@@ -21,7 +27,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface SchedulerOptions {
   maxTotal: number;
   maxPerSubscription: number;
-  now: () => number;
+  clock: Clock;
   /** Called when waiting jobs became ready. */
   onDue: () => void;
 }
@@ -30,7 +36,7 @@ export class Scheduler {
   private readonly jobs = new Map<string, Job>();
   private readonly due = new DueHeap<Job>();
   private readonly ready: FairQueue<Job>;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private timerAt = Infinity;
   private paused = false;
   private readonly isLive = (job: Job) => job.state === 'ready' && this.jobs.get(job.row.id) === job;
@@ -53,34 +59,31 @@ export class Scheduler {
     return this.ready.active;
   }
 
-  /** Learns a stored row; a known id only follows a replaced row object. */
-  admit(row: PendingDelivery): void {
-    const job = this.jobs.get(row.id);
+  /**
+   * Learns a delivery to attempt from `dueAt`. A known one (a redelivery) is brought
+   * forward: one in flight goes again right after its attempt.
+   */
+  admit(work: OutboxWork): Job {
+    const job = this.jobs.get(work.row.id);
     if (job) {
-      if (job.row !== row && job.state !== 'inflight') {
-        job.row = row;
-        // Its heap entry was keyed on the old row's due time: queue it again by the new one.
+      if (job.state === 'inflight') job.again = true;
+      else if (work.dueAt < job.dueAt) {
+        job.dueAt = work.dueAt;
         if (job.state === 'waiting') this.place(job);
       }
-      return;
+      return job;
     }
-    const fresh: Job = { row, state: 'waiting', cancelled: false, again: false };
-    this.jobs.set(row.id, fresh);
+    const fresh: Job = { row: work.row, attempts: work.attempts, dueAt: work.dueAt, state: 'waiting', cancelled: false, again: false };
+    this.jobs.set(work.row.id, fresh);
     this.place(fresh);
+    return fresh;
   }
 
-  /** A row that must not be attempted before release() (not yet durable). */
-  hold(row: PendingDelivery): Job {
-    const job: Job = { row, state: 'held', cancelled: false, again: false };
-    this.jobs.set(row.id, job);
-    return job;
-  }
-
-  /** Queues a job by its row's next_attempt_at: ready now, or waiting under the timer. */
+  /** Queues a job by its dueAt: ready now, or waiting under the timer. */
   place(job: Job): void {
-    if (job.row.next_attempt_at <= this.opts.now()) return this.makeReady(job);
+    if (job.dueAt <= this.opts.clock.now()) return this.makeReady(job);
     job.state = 'waiting';
-    this.due.push(job.row.next_attempt_at, job);
+    this.due.push(job.dueAt, job);
     this.arm();
   }
 
@@ -114,9 +117,8 @@ export class Scheduler {
   }
 
   /**
-   * Forgets every job (the store reloaded its last good state, so the rows are new
-   * objects, and some may be gone). Attempts in flight finish detached; the caller
-   * then admits the stored rows afresh.
+   * Forgets every job (the store reloaded its last good state, so some rows may be
+   * gone). Attempts in flight finish detached; the caller then admits the stored rows afresh.
    */
   reset(): void {
     for (const job of this.jobs.values()) if (job.state === 'inflight') job.detached = true;
@@ -126,7 +128,7 @@ export class Scheduler {
   /** Stops the timer for good (the engine is stopping). */
   pause(): void {
     this.paused = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.opts.clock.clearTimeout(this.timer);
     this.timer = null;
     this.timerAt = Infinity;
   }
@@ -140,20 +142,20 @@ export class Scheduler {
     }
     const top = this.due.peek();
     if (!top || (this.timer && this.timerAt <= top.at)) return;
-    if (this.timer) clearTimeout(this.timer);
+    this.opts.clock.clearTimeout(this.timer);
     this.timerAt = top.at;
-    this.timer = setTimeout(this.onTimer, Math.min(Math.max(0, top.at - this.opts.now()), MAX_TIMER_MS));
+    this.timer = this.opts.clock.setTimeout(this.onTimer, Math.min(Math.max(0, top.at - this.opts.clock.now()), MAX_TIMER_MS));
     this.timer.unref();
   }
 
   private isWaiting(job: Job, at: number): boolean {
-    return job.state === 'waiting' && this.owns(job) && job.row.next_attempt_at === at;
+    return job.state === 'waiting' && this.owns(job) && job.dueAt === at;
   }
 
   private readonly onTimer = (): void => {
     this.timer = null;
     this.timerAt = Infinity;
-    const t = this.opts.now();
+    const t = this.opts.clock.now();
     let any = false;
     while (this.due.size > 0 && this.due.peek()!.at <= t) {
       const { at, item } = this.due.pop()!;

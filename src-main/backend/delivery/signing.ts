@@ -6,6 +6,7 @@
 // comparison), and malformed secrets silently signing with a wrong key (parseSecret
 // rejects anything that is not `whsec_` + standard base64 of 24..64 bytes).
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { systemClock } from '../clock.js';
 
 export { generateSecret } from './secret-generate.js';
 
@@ -128,7 +129,7 @@ export function verifySignature(input: VerifyInput): VerifyResult {
   if (!msgId || !timestamp || !signature) return { ok: false, reason: 'missing_headers' };
   if (!/^\d{1,15}$/.test(timestamp)) return { ok: false, reason: 'invalid_timestamp' };
   const ts = Number(timestamp);
-  const now = input.now ?? Math.floor(Date.now() / 1000);
+  const now = input.now ?? Math.floor(systemClock.now() / 1000);
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (now - ts > tolerance) return { ok: false, reason: 'timestamp_too_old' };
   if (ts - now > tolerance) return { ok: false, reason: 'timestamp_too_new' };

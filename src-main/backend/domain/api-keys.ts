@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.js';
 import { ApiError, notFound } from '../errors.js';
 import type { ApiKeyRecord, Company } from '../store/schema.js';
+import type { DeepReadonly } from '../store/table.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import type { Role } from '@shared/api-types.js';
 
@@ -15,20 +16,15 @@ export const hashKey = (key: string): string => createHash('sha256').update(key)
 
 export function authenticate(ctx: DomainContext, key: string | undefined): Actor | undefined {
   if (!key) return undefined;
-  const rec = ctx.store.keysByHash.get(hashKey(key));
+  const rec = ctx.store.apiKeys.byHash(hashKey(key));
   return rec && { company_id: rec.company_id, user_id: rec.user_id, key_id: rec.id, role: rec.role };
 }
 
-function findOrCreateCompany(ctx: DomainContext, name: string): Company {
-  const found = ctx.store.data.companies.find((c) => c.name === name);
-  if (found) return found;
-  const company: Company = { id: newId('co'), name, created_at: nowIso() };
-  ctx.store.data.companies.push(company);
-  ctx.store.put('companies', company);
-  return company;
+function findOrCreateCompany(ctx: DomainContext, name: string): DeepReadonly<Company> {
+  return ctx.store.companies.find((c) => c.name === name) ?? ctx.store.companies.insert({ id: newId('co'), name, created_at: nowIso(ctx) });
 }
 
-export function keyView(rec: ApiKeyRecord, company: Company | undefined) {
+export function keyView(rec: DeepReadonly<ApiKeyRecord>, company: DeepReadonly<Company> | undefined) {
   return {
     id: rec.id,
     role: rec.role,
@@ -40,12 +36,16 @@ export function keyView(rec: ApiKeyRecord, company: Company | undefined) {
 }
 
 /** Adds a user and a key for it; returns the key in clear (the only time it exists). Caller commits. */
-function mintKey(ctx: DomainContext, company: Company, role: Role, label: string, key = `cs_${randomBytes(24).toString('base64url')}`) {
-  const created_at = nowIso();
-  const user = { id: newId('usr'), company_id: company.id, role, name: label, created_at };
-  ctx.store.data.users.push(user);
-  ctx.store.put('users', user);
-  const rec: ApiKeyRecord = {
+function mintKey(
+  ctx: DomainContext,
+  company: DeepReadonly<Company>,
+  role: Role,
+  label: string,
+  key = `cs_${randomBytes(24).toString('base64url')}`,
+) {
+  const created_at = nowIso(ctx);
+  const user = ctx.store.users.insert({ id: newId('usr'), company_id: company.id, role, name: label, created_at });
+  const rec = ctx.store.apiKeys.insert({
     id: newId('key'),
     user_id: user.id,
     company_id: company.id,
@@ -54,54 +54,50 @@ function mintKey(ctx: DomainContext, company: Company, role: Role, label: string
     hint: key.slice(-4),
     label,
     created_at,
-  };
-  ctx.store.addApiKey(rec);
+  });
   return { key, ...keyView(rec, company) };
 }
 
 export async function createApiKey(ctx: DomainContext, actor: Actor, input: { role: Role; company?: string; label?: string }) {
-  const company = input.company
-    ? findOrCreateCompany(ctx, input.company)
-    : ctx.store.data.companies.find((c) => c.id === actor.company_id)!;
+  const company = input.company ? findOrCreateCompany(ctx, input.company) : ctx.store.companies.get(actor.company_id)!;
   const made = mintKey(ctx, company, input.role, input.label ?? `${input.role} key`);
-  await ctx.store.commitChanges();
+  await ctx.store.commit();
   ctx.bus.emit({ kind: 'api_key', company_id: company.id, id: made.id });
   return made;
 }
 
 export function listApiKeys(ctx: DomainContext, companyId: string) {
-  const company = ctx.store.data.companies.find((c) => c.id === companyId);
-  return ctx.store.data.api_keys.filter((k) => k.company_id === companyId).map((k) => keyView(k, company));
+  const company = ctx.store.companies.get(companyId);
+  return ctx.store.apiKeys.filter((k) => k.company_id === companyId).map((k) => keyView(k, company));
 }
 
 export async function revokeApiKey(ctx: DomainContext, actor: Actor, id: string): Promise<void> {
-  const rec = ctx.store.data.api_keys.find((k) => k.id === id && k.company_id === actor.company_id);
-  if (!rec) throw notFound('API key');
+  const rec = ctx.store.apiKeys.get(id);
+  if (!rec || rec.company_id !== actor.company_id) throw notFound('API key');
   if (rec.id === actor.key_id)
     throw new ApiError('validation_error', 'A key cannot revoke itself.', {
       fields: [{ field: 'id', message: 'is the key making this request' }],
     });
-  ctx.store.removeApiKey(id);
-  await ctx.store.commitChanges();
+  ctx.store.apiKeys.remove(id);
+  await ctx.store.commit();
   ctx.bus.emit({ kind: 'api_key', company_id: actor.company_id, id });
 }
 
 /** COUNTERSIGN_ADMIN_KEY: makes sure a Demo Company admin with this key exists. */
 export async function ensureSeed(ctx: DomainContext, adminKey: string | undefined): Promise<void> {
   const company = findOrCreateCompany(ctx, DEMO_COMPANY);
-  if (adminKey && !ctx.store.keysByHash.has(hashKey(adminKey))) mintKey(ctx, company, 'admin', 'COUNTERSIGN_ADMIN_KEY', adminKey);
+  if (adminKey && !ctx.store.apiKeys.byHash(hashKey(adminKey))) mintKey(ctx, company, 'admin', 'COUNTERSIGN_ADMIN_KEY', adminKey);
   await ctx.store.commit();
 }
 
 /** A fresh admin key for this run's console; the previous run's console key is revoked. */
 export async function createConsoleSession(ctx: DomainContext) {
   const company = findOrCreateCompany(ctx, DEMO_COMPANY);
-  for (const old of ctx.store.data.api_keys.filter((k) => k.label === CONSOLE_LABEL && k.company_id === company.id)) {
-    ctx.store.removeApiKey(old.id);
-    ctx.store.data.users = ctx.store.data.users.filter((u) => u.id !== old.user_id);
-    ctx.store.drop('users', old.user_id);
+  for (const old of ctx.store.apiKeys.filter((k) => k.label === CONSOLE_LABEL && k.company_id === company.id)) {
+    ctx.store.apiKeys.remove(old.id);
+    ctx.store.users.remove(old.user_id);
   }
   const made = mintKey(ctx, company, 'admin', CONSOLE_LABEL);
-  await ctx.store.commitChanges();
+  await ctx.store.commit();
   return { api_key: made.key, company_id: company.id, company_name: company.name };
 }

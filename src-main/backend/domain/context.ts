@@ -1,12 +1,18 @@
 import type { Store } from '../store/store.js';
 import type { HistoryLog } from '../store/history-types.js';
 import type { ChangeBus } from '../bus.js';
+import { isoNow, type Clock } from '../clock.js';
+import type { Outbox } from '../delivery/outbox.js';
 
 /** What every domain module works with. */
 export interface DomainContext {
   store: Store;
   history: HistoryLog;
   bus: ChangeBus;
+  /** The service's clock: every timestamp the domain writes comes from it. */
+  clock: Clock;
+  /** The only way to queue deliveries (and to cancel or repeat them). */
+  outbox: Outbox;
   /** `{app_url}`, known once the listener is bound. */
   appUrl: () => string;
 }
@@ -19,4 +25,4 @@ export interface Actor {
   role: 'admin' | 'member';
 }
 
-export const nowIso = (): string => new Date().toISOString();
+export const nowIso = (ctx: DomainContext): string => isoNow(ctx.clock);

@@ -1,15 +1,19 @@
 // Documents (CONTRACT.md section 6) and the test helpers that play recipients.
 // Every change, its events and their pending deliveries land in one commit.
+// Documents change only through the store's table (update), never in place.
 import { newId } from '../ids.js';
 import { ApiError, invalidStatus, notFound, validationError } from '../errors.js';
 import { NOTIFICATION_CAP, type DocumentRecord, type Notification } from '../store/schema.js';
+import type { DeepReadonly } from '../store/table.js';
 import { nowIso, type DomainContext } from './context.js';
 import { emitEvent } from './events.js';
 import { apply, isAllowed, RECIPIENT_ACTIONS, type Action } from './lifecycle.js';
 import { documentView } from './views.js';
-import type { Change, DocumentStatus } from '@shared/api-types.js';
+import type { Change, DocumentStatus, EventType, Recipient } from '@shared/api-types.js';
 
-export function findDocument(ctx: DomainContext, companyId: string, id: string): DocumentRecord {
+type Doc = DeepReadonly<DocumentRecord>;
+
+export function findDocument(ctx: DomainContext, companyId: string, id: string): Doc {
   const doc = ctx.store.documents.get(id);
   if (!doc || doc.company_id !== companyId) throw notFound('document');
   return doc;
@@ -18,25 +22,22 @@ export function findDocument(ctx: DomainContext, companyId: string, id: string):
 /** What one operation changed, announced on the bus only once its commit succeeded. */
 type Announce = Change[];
 
-function emitFor(ctx: DomainContext, doc: DocumentRecord, type: Parameters<typeof emitEvent>[1]['type'], announce: Announce): number {
-  return emitEvent(
-    ctx,
-    { company_id: doc.company_id, type, document_id: doc.public_id, data: { document: documentView(doc, ctx.appUrl()) } },
-    announce,
-  ).length;
+function emitFor(ctx: DomainContext, doc: Doc, type: EventType, announce: Announce): void {
+  const data = { document: documentView(doc, ctx.appUrl()) };
+  emitEvent(ctx, { company_id: doc.company_id, type, document_id: doc.public_id, data }, announce);
 }
 
 function notify(
   ctx: DomainContext,
-  doc: DocumentRecord,
+  doc: Doc,
   kind: Notification['kind'],
   at: string,
   announce: Announce,
   recipients = doc.recipients,
 ): void {
-  const list = ctx.store.data.notifications;
+  const table = ctx.store.notifications;
   for (const r of recipients) {
-    const n: Notification = {
+    const n = table.insert({
       id: newId('ntf'),
       company_id: doc.company_id,
       document_id: doc.public_id,
@@ -45,21 +46,22 @@ function notify(
       email: r.email,
       kind,
       created_at: at,
-    };
-    list.push(n);
-    ctx.store.put('notifications', n);
+    });
     announce.push({ kind: 'notification', company_id: doc.company_id, id: n.id, document_id: doc.public_id });
   }
-  if (list.length > NOTIFICATION_CAP) {
-    for (const old of list.splice(0, list.length - NOTIFICATION_CAP)) ctx.store.drop('notifications', old.id);
+  if (table.size <= NOTIFICATION_CAP) return;
+  // The oldest go first (the table is in insertion order).
+  const old: string[] = [];
+  for (const n of table.values()) {
+    if (old.length >= table.size - NOTIFICATION_CAP) break;
+    old.push(n.id);
   }
+  for (const id of old) table.remove(id);
 }
 
-/** Commits, then tells the engine if anything is to be delivered. Returns the document's view. */
-async function finish(ctx: DomainContext & { wake: () => void }, doc: DocumentRecord, deliveries: number, announce: Announce) {
-  ctx.store.put('documents', doc);
-  await ctx.store.commitChanges();
-  if (deliveries > 0) ctx.wake();
+/** Commits (the outbox hands the engine what is to be delivered), then announces. Returns the document's view. */
+async function finish(ctx: DomainContext, doc: Doc, announce: Announce) {
+  await ctx.store.commit();
   for (const change of announce) ctx.bus.emit(change);
   ctx.bus.emit({ kind: 'document', company_id: doc.company_id, id: doc.public_id });
   return documentView(doc, ctx.appUrl());
@@ -70,23 +72,27 @@ export interface DocumentPatch {
   metadata?: Record<string, unknown>;
 }
 
-export async function updateDocument(ctx: DomainContext & { wake: () => void }, companyId: string, id: string, patch: DocumentPatch) {
-  const doc = findDocument(ctx, companyId, id);
-  if (patch.title !== undefined) doc.title = patch.title;
-  if (patch.metadata !== undefined) doc.metadata = patch.metadata;
-  doc.updated_at = nowIso();
+export async function updateDocument(ctx: DomainContext, companyId: string, id: string, patch: DocumentPatch) {
+  const found = findDocument(ctx, companyId, id);
+  const doc = ctx.store.documents.update(found.public_id, (d) => {
+    if (patch.title !== undefined) d.title = patch.title;
+    if (patch.metadata !== undefined) d.metadata = patch.metadata;
+    d.updated_at = nowIso(ctx);
+  })!;
   const announce: Announce = [];
-  return finish(ctx, doc, emitFor(ctx, doc, 'document.updated', announce), announce);
+  emitFor(ctx, doc, 'document.updated', announce);
+  return finish(ctx, doc, announce);
 }
 
-export async function remind(ctx: DomainContext & { wake: () => void }, companyId: string, id: string) {
+export async function remind(ctx: DomainContext, companyId: string, id: string) {
   const doc = findDocument(ctx, companyId, id);
   if (doc.status !== 'OUT_FOR_SIGNATURE') throw invalidStatus(doc.status, 'send a reminder for');
-  const at = nowIso();
+  const at = nowIso(ctx);
   const targets = doc.recipients.filter((r) => r.status !== 'completed' && r.status !== 'declined');
   const announce: Announce = [];
   notify(ctx, doc, 'reminder', at, announce, targets);
-  await finish(ctx, doc, emitFor(ctx, doc, 'document.reminded', announce), announce);
+  emitFor(ctx, doc, 'document.reminded', announce);
+  await finish(ctx, doc, announce);
   return { document_id: doc.public_id, reminded: targets.map((r) => r.public_id), reminded_at: at };
 }
 
@@ -96,9 +102,9 @@ export interface NewDocument {
   metadata?: Record<string, unknown>;
 }
 
-export async function createDocument(ctx: DomainContext & { wake: () => void }, companyId: string, input: NewDocument) {
-  const at = nowIso();
-  const doc: DocumentRecord = {
+export async function createDocument(ctx: DomainContext, companyId: string, input: NewDocument) {
+  const at = nowIso(ctx);
+  const doc = ctx.store.documents.insert({
     public_id: newId('doc'),
     company_id: companyId,
     title: input.title,
@@ -114,21 +120,15 @@ export async function createDocument(ctx: DomainContext & { wake: () => void }, 
     metadata: input.metadata ?? {},
     created_at: at,
     updated_at: at,
-  };
-  ctx.store.addDocument(doc);
+  });
   const announce: Announce = [];
-  return finish(ctx, doc, emitFor(ctx, doc, 'document.created', announce), announce);
+  emitFor(ctx, doc, 'document.created', announce);
+  return finish(ctx, doc, announce);
 }
 
-export async function transition(
-  ctx: DomainContext & { wake: () => void },
-  companyId: string,
-  id: string,
-  action: Action,
-  recipientId?: string,
-) {
+export async function transition(ctx: DomainContext, companyId: string, id: string, action: Action, recipientId?: string) {
   const doc = findDocument(ctx, companyId, id);
-  let recipient;
+  let recipient: DeepReadonly<Recipient> | undefined;
   if (RECIPIENT_ACTIONS.has(action)) {
     if (!recipientId) throw validationError([{ field: 'recipient_id', message: 'is required for this action' }]);
     recipient = doc.recipients.find((r) => r.public_id === recipientId);
@@ -142,13 +142,15 @@ export async function transition(
       recipient_status: refusal.recipient_status,
     });
   }
-  const at = nowIso();
-  const types = apply(action, doc, at, recipient);
+  const at = nowIso(ctx);
+  let types: EventType[] = [];
+  const changed = ctx.store.documents.update(doc.public_id, (d) => {
+    types = apply(action, d, at, recipient && d.recipients.find((r) => r.public_id === recipient!.public_id));
+  })!;
   const announce: Announce = [];
-  if (action === 'send') notify(ctx, doc, 'signature_request', at, announce);
-  let deliveries = 0;
-  for (const type of types) deliveries += emitFor(ctx, doc, type, announce);
-  return finish(ctx, doc, deliveries, announce);
+  if (action === 'send') notify(ctx, changed, 'signature_request', at, announce);
+  for (const type of types) emitFor(ctx, changed, type, announce);
+  return finish(ctx, changed, announce);
 }
 
 export interface DocumentQuery {
@@ -161,14 +163,14 @@ export interface DocumentQuery {
 /** Newest first; `q` matches title, id, recipient name or email, case-insensitively. */
 export function listDocuments(ctx: DomainContext, companyId: string, query: DocumentQuery) {
   const q = query.q?.trim().toLowerCase();
-  const matches = (d: DocumentRecord) =>
+  const matches = (d: Doc) =>
     d.company_id === companyId &&
     (!query.status || d.status === query.status) &&
     (!q ||
       d.title.toLowerCase().includes(q) ||
       d.public_id.toLowerCase() === q ||
       d.recipients.some((r) => r.name.toLowerCase().includes(q) || r.email.toLowerCase().includes(q)));
-  const all = ctx.store.data.documents;
+  const all = ctx.store.documents.all();
   let i = all.length - 1;
   if (query.starting_after) {
     const at = all.findIndex((d) => d.public_id === query.starting_after);
@@ -183,7 +185,7 @@ export function listDocuments(ctx: DomainContext, companyId: string, query: Docu
 }
 
 export function listNotifications(ctx: DomainContext, companyId: string, documentId?: string) {
-  return ctx.store.data.notifications.filter((n) => n.company_id === companyId && (!documentId || n.document_id === documentId)).reverse();
+  return ctx.store.notifications.filter((n) => n.company_id === companyId && (!documentId || n.document_id === documentId)).reverse();
 }
 
 /** The document's events, oldest first, each with the deliveries it caused. */

@@ -1,7 +1,7 @@
 // The domain facade: every rule of the service, in one object the HTTP layers call.
 // Ownership is checked here (another company's ids are not found), state transitions
 // live in lifecycle.ts, and every change is committed before a method resolves.
-import type { DeliveryEngine } from '../delivery/engine-types.js';
+// Deliveries go through the outbox (ctx.outbox); the domain never calls the engine.
 import { notFound, validationError } from '../errors.js';
 import type { Actor, DomainContext } from './context.js';
 import * as keys from './api-keys.js';
@@ -13,13 +13,7 @@ import { attemptView, deliveryView, documentView } from './views.js';
 import type { EventType, Role } from '@shared/api-types.js';
 
 export class Domain {
-  /** Set by the composition root; woken when committed deliveries are due. */
-  engine?: DeliveryEngine;
-  private readonly ctx: DomainContext & { wake: () => void };
-
-  constructor(base: DomainContext) {
-    this.ctx = { ...base, wake: () => this.engine?.wake() };
-  }
+  constructor(private readonly ctx: DomainContext) {}
 
   // Keys and companies
   authenticate = (key: string | undefined): Actor | undefined => keys.authenticate(this.ctx, key);
@@ -28,7 +22,7 @@ export class Domain {
   createApiKey = (actor: Actor, input: { role: Role; company?: string; label?: string }) => keys.createApiKey(this.ctx, actor, input);
   listApiKeys = (companyId: string) => keys.listApiKeys(this.ctx, companyId);
   revokeApiKey = (actor: Actor, id: string) => keys.revokeApiKey(this.ctx, actor, id);
-  companyName = (companyId: string) => this.ctx.store.data.companies.find((c) => c.id === companyId)?.name;
+  companyName = (companyId: string) => this.ctx.store.companies.get(companyId)?.name;
 
   // Subscriptions
   listSubscriptions = (companyId: string, page: { limit: number; starting_after?: string }) =>
@@ -39,14 +33,9 @@ export class Domain {
 
   async deleteSubscription(companyId: string, id: string): Promise<void> {
     await subs.deleteSubscription(this.ctx, companyId, id);
-    this.engine?.cancelSubscription(id);
   }
 
-  async sendTestEvent(companyId: string, id: string) {
-    const delivery = await subs.sendTestEvent(this.ctx, companyId, id);
-    this.ctx.wake();
-    return delivery;
-  }
+  sendTestEvent = (companyId: string, id: string) => subs.sendTestEvent(this.ctx, companyId, id);
 
   listDeliveries(companyId: string, subscriptionId: string, page: { limit: number; starting_after?: string }) {
     subs.findSubscription(this.ctx, companyId, subscriptionId);
@@ -55,8 +44,8 @@ export class Domain {
       if (!after || after.subscription_id !== subscriptionId)
         throw validationError([{ field: 'starting_after', message: 'is not a delivery of this subscription' }]);
     }
-    const result = this.ctx.history.listDeliveries({ company_id: companyId, subscription_id: subscriptionId }, page);
-    return { data: result.data.map(deliveryView), has_more: result.has_more };
+    const { data, has_more } = this.ctx.history.listDeliveries({ company_id: companyId, subscription_id: subscriptionId }, page);
+    return { data: data.map(deliveryView), has_more };
   }
 
   async getDelivery(companyId: string, subscriptionId: string, deliveryId: string) {
@@ -70,7 +59,16 @@ export class Domain {
     subs.findSubscription(this.ctx, companyId, subscriptionId);
     const d = this.ctx.history.getDelivery(deliveryId);
     if (!d || d.company_id !== companyId || d.subscription_id !== subscriptionId) throw notFound('delivery');
-    return deliveryView(await this.engine!.redeliver(deliveryId));
+    const updated = await this.ctx.outbox.redeliver(deliveryId);
+    this.ctx.bus.emit({
+      kind: 'delivery',
+      company_id: updated.company_id,
+      id: updated.id,
+      subscription_id: updated.subscription_id,
+      status: 'pending',
+      document_id: updated.document_id,
+    });
+    return deliveryView(updated);
   }
 
   // Documents

@@ -1,6 +1,7 @@
 // The document state machine of CONTRACT.md section 7, as data: which action is
 // allowed from which status, and which events it causes. Pure: no store, no I/O.
 import type { DocumentRecord } from '../store/schema.js';
+import type { DeepReadonly } from '../store/table.js';
 import { DOCUMENT_ACTIONS, type AllowedActions, type DocumentAction } from '@shared/api-types.js';
 import type { DocumentStatus, EventType, Recipient } from '@shared/api-types.js';
 
@@ -27,7 +28,7 @@ const RECIPIENT_FROM: Partial<Record<Action, Recipient['status'][]>> = {
 export type Refusal =
   { reason: 'document'; status: DocumentStatus } | { reason: 'recipient'; status: DocumentStatus; recipient_status: Recipient['status'] };
 
-export function isAllowed(action: Action, doc: DocumentRecord, recipient?: Recipient): Refusal | null {
+export function isAllowed(action: Action, doc: DeepReadonly<DocumentRecord>, recipient?: DeepReadonly<Recipient>): Refusal | null {
   if (!ALLOWED_FROM[action].includes(doc.status)) return { reason: 'document', status: doc.status };
   const from = RECIPIENT_FROM[action];
   if (from && recipient && !from.includes(recipient.status))
@@ -35,7 +36,10 @@ export function isAllowed(action: Action, doc: DocumentRecord, recipient?: Recip
   return null;
 }
 
-/** Applies an allowed action to the document (mutates it) and returns the events it causes, in order. */
+/**
+ * Applies an allowed action to the document (edits it: pass the draft of a store
+ * update, and `recipient` from that draft) and returns the events it causes, in order.
+ */
 export function apply(action: Action, doc: DocumentRecord, at: string, recipient?: Recipient): EventType[] {
   doc.updated_at = at;
   switch (action) {
@@ -68,7 +72,7 @@ export function apply(action: Action, doc: DocumentRecord, at: string, recipient
 }
 
 /** The actions a console may offer for this document (and for each recipient). */
-export function allowedActions(doc: DocumentRecord): AllowedActions {
+export function allowedActions(doc: DeepReadonly<DocumentRecord>): AllowedActions {
   const documentActions = (['send', 'expire', 'void'] as Action[]).filter((a) => !isAllowed(a, doc));
   const recipients: Record<string, Action[]> = {};
   for (const r of doc.recipients)

@@ -4,6 +4,7 @@ import { generateSecret } from '../delivery/signing.js';
 import { newId } from '../ids.js';
 import { notFound, validationError } from '../errors.js';
 import type { SubscriptionRecord } from '../store/schema.js';
+import type { DeepReadonly } from '../store/table.js';
 import { nowIso, type DomainContext } from './context.js';
 import { emitEvent } from './events.js';
 import { subscriptionView } from './views.js';
@@ -12,7 +13,7 @@ import type { Change, EventType } from '@shared/api-types.js';
 export const SUBSCRIPTIONS_PER_COMPANY = 100;
 
 export function listSubscriptions(ctx: DomainContext, companyId: string, page: { limit: number; starting_after?: string }) {
-  const all = ctx.store.data.subscriptions.filter((s) => s.company_id === companyId);
+  const all = ctx.store.subscriptions.filter((s) => s.company_id === companyId);
   let start = 0;
   if (page.starting_after) {
     const i = all.findIndex((s) => s.public_id === page.starting_after);
@@ -23,7 +24,7 @@ export function listSubscriptions(ctx: DomainContext, companyId: string, page: {
   return { data: slice.map(subscriptionView), has_more: start + page.limit < all.length };
 }
 
-export function findSubscription(ctx: DomainContext, companyId: string, id: string): SubscriptionRecord {
+export function findSubscription(ctx: DomainContext, companyId: string, id: string): DeepReadonly<SubscriptionRecord> {
   const sub = ctx.store.subscriptions.get(id);
   if (!sub || sub.company_id !== companyId) throw notFound('subscription');
   return sub;
@@ -34,23 +35,22 @@ export async function createSubscription(
   companyId: string,
   input: { url: string; type: 'all' | EventType; secret_key?: string },
 ) {
-  const count = ctx.store.data.subscriptions.filter((s) => s.company_id === companyId).length;
+  const count = ctx.store.subscriptions.filter((s) => s.company_id === companyId).length;
   if (count >= SUBSCRIPTIONS_PER_COMPANY) {
     throw validationError([
       { field: 'url', message: `a company can have at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions; delete one first` },
     ]);
   }
-  const sub: SubscriptionRecord = {
+  const sub = ctx.store.subscriptions.insert({
     public_id: newId('wh'),
     company_id: companyId,
     url: input.url,
     type: input.type,
     status: 'enabled',
     secret_key: input.secret_key ?? generateSecret(),
-    created_at: nowIso(),
-  };
-  ctx.store.addSubscription(sub);
-  await ctx.store.commitChanges();
+    created_at: nowIso(ctx),
+  });
+  await ctx.store.commit();
   ctx.bus.emit({ kind: 'subscription', company_id: companyId, id: sub.public_id });
   return { ...subscriptionView(sub), secret_key: sub.secret_key };
 }
@@ -58,24 +58,14 @@ export async function createSubscription(
 /** Deletes it and cancels its pending deliveries in the same write. Returns the cancelled delivery ids. */
 export async function deleteSubscription(ctx: DomainContext, companyId: string, id: string): Promise<string[]> {
   findSubscription(ctx, companyId, id);
-  const data = ctx.store.data;
-  const cancelled = data.pending_deliveries.filter((d) => d.subscription_id === id);
-  data.pending_deliveries = data.pending_deliveries.filter((d) => d.subscription_id !== id);
-  for (const d of cancelled) ctx.store.drop('pending_deliveries', d.id);
-  const stillNeeded = new Set(data.pending_deliveries.map((d) => d.event_id));
-  for (const e of data.pending_events) if (!stillNeeded.has(e.id)) ctx.store.drop('pending_events', e.id);
-  data.pending_events = data.pending_events.filter((e) => stillNeeded.has(e.id));
-  ctx.store.removeSubscription(id);
-  for (const d of cancelled) {
-    const summary = ctx.history.getDelivery(d.id);
-    if (summary) ctx.history.recordDelivery({ ...summary, status: 'cancelled', next_attempt_at: null });
-  }
-  await ctx.store.commitChanges();
+  const cancelled = ctx.outbox.cancelFor(id);
+  ctx.store.subscriptions.remove(id);
+  await ctx.store.commit();
   ctx.bus.emit({ kind: 'subscription', company_id: companyId, id, deleted: true });
-  return cancelled.map((d) => d.id);
+  return cancelled;
 }
 
-/** Queues a webhook.test event to this one subscription. Caller wakes the engine. */
+/** Queues a webhook.test event to this one subscription; the engine hears of it once committed. */
 export async function sendTestEvent(ctx: DomainContext, companyId: string, id: string) {
   const sub = findSubscription(ctx, companyId, id);
   const announce: Change[] = [];
@@ -90,7 +80,7 @@ export async function sendTestEvent(ctx: DomainContext, companyId: string, id: s
     },
     announce,
   );
-  await ctx.store.commitChanges();
+  await ctx.store.commit();
   for (const change of announce) ctx.bus.emit(change);
   return delivery;
 }

@@ -3,9 +3,10 @@
 // the shared wire shapes (src-shared/api-types.ts) that the renderer reads.
 import type { Attempt, Delivery, Document, Subscription } from '@shared/api-types.js';
 import type { DocumentRecord, SubscriptionRecord } from '../store/schema.js';
+import type { DeepReadonly } from '../store/table.js';
 import type { AttemptRecord, DeliverySummary } from '../store/history-types.js';
 
-export function documentView(doc: DocumentRecord, appUrl: string): Document {
+export function documentView(doc: DeepReadonly<DocumentRecord>, appUrl: string): Document {
   return {
     public_id: doc.public_id,
     title: doc.title,
@@ -18,7 +19,7 @@ export function documentView(doc: DocumentRecord, appUrl: string): Document {
   };
 }
 
-export function subscriptionView(sub: SubscriptionRecord): Subscription {
+export function subscriptionView(sub: DeepReadonly<SubscriptionRecord>): Subscription {
   return { public_id: sub.public_id, url: sub.url, type: sub.type, status: sub.status, created_at: sub.created_at };
 }
 

@@ -47,7 +47,7 @@ function knownSecrets(store: Store, receiver: Receiver): string[] {
     out.add(s);
     if (s.startsWith('whsec_') && s.length - 6 >= 12) out.add(s.slice(6));
   };
-  for (const s of store.data.subscriptions) add(s.secret_key);
+  for (const s of store.subscriptions.values()) add(s.secret_key);
   for (const i of receiver.inboxes.all()) add(i.secret);
   // Longest first, so a prefixed secret is replaced whole before its bare part.
   return [...out].sort((a, b) => b.length - a.length);
@@ -97,7 +97,7 @@ export async function buildExport(deps: {
   const file: ExportFile = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
-    exported_at: new Date().toISOString(),
+    exported_at: new Date(receiver.clock.now()).toISOString(),
     company_id: companyId,
     inboxes,
     captures,

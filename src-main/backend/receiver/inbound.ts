@@ -4,6 +4,7 @@
 // with Connection: close) and against hung requests outliving the receiver (every
 // delayed or hung answer is tracked, cut after a bound, and ended by close()).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { systemClock } from '../clock.js';
 import type { CaptureResponse } from '@shared/receiver-types.js';
 
 /** Bytes of an oversize body kept for inspection. */
@@ -68,7 +69,8 @@ export class PendingAnswers {
    * passes, or close()). `onGaveUp` is told how long a hung sender waited.
    */
   send(res: ServerResponse, answer: CaptureResponse, maxHangMs: number, onGaveUp?: (ms: number) => void): void {
-    const started = Date.now();
+    // Real time: a response delay is what the sender waits, whatever the service's clock says.
+    const started = systemClock.now();
     const write = () => {
       if (res.writableEnded || res.destroyed) return;
       res.writeHead(answer.status ?? 200, answer.headers);
@@ -76,7 +78,7 @@ export class PendingAnswers {
     };
     if (!answer.hang && answer.delay_ms <= 0) return write();
     const cancel = () => {
-      clearTimeout(timer);
+      systemClock.clearTimeout(timer);
       this.open.delete(end);
     };
     // Ends the wait: a delayed answer is written, a hung one has its socket destroyed.
@@ -86,9 +88,9 @@ export class PendingAnswers {
       else write();
     };
     this.open.add(end);
-    const timer = setTimeout(end, answer.hang ? maxHangMs : answer.delay_ms);
+    const timer = systemClock.setTimeout(end, answer.hang ? maxHangMs : answer.delay_ms);
     res.on('close', () => {
-      const waited = Date.now() - started;
+      const waited = systemClock.now() - started;
       const wasOpen = this.open.has(end);
       cancel();
       if (answer.hang && wasOpen) onGaveUp?.(waited);

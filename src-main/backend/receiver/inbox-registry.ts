@@ -1,8 +1,10 @@
-// Inbox definitions (store.data.extensions.receiver, kept small: configuration only)
-// and the per-inbox counters that response modes and duplicate detection need.
+// Inbox definitions (the store's extension "receiver", kept small: configuration only)
+// and the per-inbox counters that response modes and duplicate detection need. The
+// registry works on its own copy and stores the whole of it after every change.
 // Guards against secrets leaking: views carry a fingerprint, never the secret.
 import type { ChangeBus } from '../bus.js';
 import type { Store } from '../store/store.js';
+import { isoNow, type Clock } from '../clock.js';
 import { notFound, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseSecret } from '../delivery/signing.js';
@@ -16,6 +18,8 @@ import { DEFAULT_RESPONSE, type InboxRecord, type ReceiverData, type ReceiverLim
 import type { Inbox, StaleSubscription } from '@shared/receiver-types.js';
 import type { ResponseMode } from '@shared/receiver-types.js';
 
+/** The store extension holding the receiver's configuration. */
+const EXTENSION = 'receiver';
 const PAST_URLS_KEPT = 20;
 /** webhook-ids remembered per inbox for duplicates and fail_first_n (oldest forgotten first). */
 const IDS_KEPT = 20_000;
@@ -50,6 +54,7 @@ interface Deps {
   bus: ChangeBus;
   captures: CaptureStore;
   limits: ReceiverLimits;
+  clock: Clock;
   localUrl: () => string;
   publicUrl: () => string | undefined;
 }
@@ -58,27 +63,24 @@ export class InboxRegistry {
   private readonly byId = new Map<string, InboxRecord>();
   private readonly seenCounts = new Map<string, BoundedCounts>();
   private readonly modeCounts = new Map<string, BoundedCounts>();
+  /** What is stored (a copy of it): inboxes oldest first, and past public URLs. */
+  private saved: ReceiverData = { inboxes: [], past_public_urls: [] };
 
   constructor(private readonly deps: Deps) {}
 
-  private get data(): ReceiverData {
-    const ext = this.deps.store.data.extensions;
-    const cur = ext.receiver as Partial<ReceiverData> | undefined;
-    if (!cur || typeof cur !== 'object' || !Array.isArray(cur.inboxes) || !Array.isArray(cur.past_public_urls)) {
-      ext.receiver = {
-        inboxes: Array.isArray(cur?.inboxes) ? cur.inboxes : [],
-        past_public_urls: Array.isArray(cur?.past_public_urls) ? cur.past_public_urls : [],
-      };
-    }
-    return ext.receiver as ReceiverData;
+  /** Stores the whole configuration (the store keeps its own copy). */
+  private save(): void {
+    this.deps.store.extensions.set(EXTENSION, this.saved);
   }
 
   load(): void {
     this.byId.clear();
     this.seenCounts.clear();
     this.modeCounts.clear();
+    const stored = structuredClone(this.deps.store.extensions.get<Partial<ReceiverData>>(EXTENSION)) as Partial<ReceiverData> | undefined;
+    const raws = Array.isArray(stored?.inboxes) ? stored.inboxes : [];
     const kept: InboxRecord[] = [];
-    for (const raw of this.data.inboxes) {
+    for (const raw of raws) {
       // A hand-edited or older store may hold something odd: keep only what is sound.
       if (!raw || typeof raw.id !== 'string' || !/^inb_[0-9A-Za-z]+$/.test(raw.id)) continue;
       const response = responseModeSchema.safeParse(raw.response);
@@ -87,21 +89,23 @@ export class InboxRegistry {
         name: typeof raw.name === 'string' ? raw.name : raw.id,
         secret: typeof raw.secret === 'string' ? raw.secret : null,
         response: response.success ? (response.data as ResponseMode) : { ...DEFAULT_RESPONSE },
-        created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date().toISOString(),
+        created_at: typeof raw.created_at === 'string' ? raw.created_at : isoNow(this.deps.clock),
       };
       kept.push(rec);
       this.byId.set(rec.id, rec);
       for (const c of this.deps.captures.loadInbox(rec.id)) if (c.webhook_id) this.counters(rec.id).seen(c.webhook_id);
     }
-    this.data.inboxes = kept;
+    this.saved = { inboxes: kept, past_public_urls: Array.isArray(stored?.past_public_urls) ? stored.past_public_urls : [] };
+    // What was stored was odd (hand-edited, older): keep the sound version from now on.
+    if (JSON.stringify(this.saved) !== JSON.stringify(stored)) this.save();
   }
 
   record(id: string): InboxRecord | undefined {
     return this.byId.get(id);
   }
 
-  all(): InboxRecord[] {
-    return this.data.inboxes;
+  all(): readonly InboxRecord[] {
+    return this.saved.inboxes;
   }
 
   counters(inboxId: string): InboxCounters {
@@ -113,13 +117,13 @@ export class InboxRegistry {
   }
 
   origins(): ReceiverOrigins {
-    return { local: this.deps.localUrl(), public: this.deps.publicUrl(), past: this.data.past_public_urls };
+    return { local: this.deps.localUrl(), public: this.deps.publicUrl(), past: this.saved.past_public_urls };
   }
 
   /** The pasted secret alone, or else every linked subscription's secret (oldest first). */
   candidates(inbox: InboxRecord): SecretCandidate[] {
     if (inbox.secret) return [{ secret: inbox.secret, source: 'pasted', subscription_id: null }];
-    return linkedSubscriptions(this.deps.store.data.subscriptions, inbox.id, this.origins()).map((s) => ({
+    return linkedSubscriptions(this.deps.store.subscriptions.all(), inbox.id, this.origins()).map((s) => ({
       secret: s.secret_key,
       source: 'linked',
       subscription_id: s.public_id,
@@ -134,14 +138,15 @@ export class InboxRegistry {
 
   notePublicUrl(url: string | undefined): void {
     if (!url) return;
-    const past = this.data.past_public_urls;
+    const past = this.saved.past_public_urls;
     if (past[past.length - 1] === url) return;
-    this.data.past_public_urls = [...past.filter((u) => u !== url), url].slice(-PAST_URLS_KEPT);
-    this.deps.store.commitSoon();
+    this.saved.past_public_urls = [...past.filter((u) => u !== url), url].slice(-PAST_URLS_KEPT);
+    this.save();
+    this.deps.store.commitLater();
   }
 
   stale(): StaleSubscription[] {
-    return staleSubscriptions(this.deps.store.data.subscriptions, new Set(this.byId.keys()), this.origins());
+    return staleSubscriptions(this.deps.store.subscriptions.all(), new Set(this.byId.keys()), this.origins());
   }
 
   /** The inbox a URL reaches, if any (for the console's "which inbox is this subscription"). */
@@ -181,7 +186,7 @@ export class InboxRegistry {
   }
 
   list(): InboxView[] {
-    return this.data.inboxes.map((r) => this.view(r));
+    return this.saved.inboxes.map((r) => this.view(r));
   }
 
   async create(input: CreateInboxInput, id = newId('inb')): Promise<InboxView> {
@@ -193,10 +198,11 @@ export class InboxRegistry {
       name: input.name ?? `Inbox ${this.byId.size + 1}`,
       secret: input.secret ?? null,
       response: (input.response as ResponseMode | undefined) ?? { ...DEFAULT_RESPONSE },
-      created_at: new Date().toISOString(),
+      created_at: isoNow(this.deps.clock),
     };
-    this.data.inboxes.push(rec);
+    this.saved.inboxes.push(rec);
     this.byId.set(rec.id, rec);
+    this.save();
     await this.deps.store.commit();
     this.deps.bus.emit({ kind: 'inbox', id: rec.id });
     return this.view(rec);
@@ -212,6 +218,7 @@ export class InboxRegistry {
       // A new mode starts afresh: "fail the first N" counts from now on.
       this.modeCounts.get(id)?.clear();
     }
+    this.save();
     await this.deps.store.commit();
     this.deps.bus.emit({ kind: 'inbox', id });
     return this.view(rec);
@@ -222,8 +229,9 @@ export class InboxRegistry {
     this.byId.delete(id);
     this.seenCounts.delete(id);
     this.modeCounts.delete(id);
-    this.data.inboxes = this.data.inboxes.filter((r) => r.id !== id);
+    this.saved.inboxes = this.saved.inboxes.filter((r) => r.id !== id);
     this.deps.captures.dropInbox(id);
+    this.save();
     await this.deps.store.commit();
     this.deps.bus.emit({ kind: 'inbox', id });
   }

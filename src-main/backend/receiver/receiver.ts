@@ -11,6 +11,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { BackendConfig } from '../config.js';
 import type { ChangeBus } from '../bus.js';
 import type { Store } from '../store/store.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { HistoryLog } from '../store/history-types.js';
 import { errorWriter, notFoundHandler } from '../http/error-writer.js';
 import { pageAfter } from '../http/paging.js';
@@ -37,10 +38,13 @@ export interface ReceiverDeps {
   /** The tunnel's public URL when online. */
   publicUrl?: () => string | undefined;
   limits?: Partial<ReceiverLimits>;
+  /** The service's clock (arrival times, the verdict's timestamp window, exports, re-signed replays). */
+  clock?: Clock;
 }
 
 export interface Receiver {
   app: express.Express;
+  readonly clock: Clock;
   /** Reads inbox definitions and their captures; call once the store is open. */
   load(): void;
   readonly inboxes: InboxRegistry;
@@ -95,10 +99,11 @@ export function summarize(c: Capture): CaptureSummary {
 export function createReceiver(deps: ReceiverDeps): Receiver {
   const limits: ReceiverLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const { store, bus } = deps;
+  const clock = deps.clock ?? systemClock;
   const history = deps.history;
   const publicUrl = deps.publicUrl ?? (() => undefined);
   const captures = new CaptureStore(join(deps.config.dataDir, 'captures'), limits);
-  const inboxes = new InboxRegistry({ store, bus, captures, limits, localUrl: deps.localUrl, publicUrl: () => publicUrl() });
+  const inboxes = new InboxRegistry({ store, bus, captures, limits, clock, localUrl: deps.localUrl, publicUrl: () => publicUrl() });
   const pending = new PendingAnswers();
   let unsubscribe: (() => void) | undefined;
 
@@ -106,7 +111,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     const d = history?.getDelivery(webhookId);
     if (!d || !history) return undefined;
     const sub = store.subscriptions.get(d.subscription_id);
-    const body = (await history.getEventBody(d.event_id)) ?? store.data.pending_events.find((e) => e.id === d.event_id)?.body;
+    const body = (await history.getEventBody(d.event_id)) ?? store.pendingEvents.get(d.event_id)?.body;
     return { subscription_id: d.subscription_id, secret: sub?.secret_key, body };
   };
 
@@ -118,7 +123,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     const m = INBOX_PATH.exec(req.path);
     const inbox = m ? inboxes.record(m[1]) : undefined;
     if (!inbox) return next();
-    const arrived = Date.now();
+    const arrived = clock.now();
     let read;
     try {
       read = await readBody(req, limits.bodyLimit);
@@ -196,6 +201,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
 
   return {
     app,
+    clock,
     inboxes,
     captures,
     load() {

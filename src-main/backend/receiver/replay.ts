@@ -9,6 +9,7 @@ import { parseSecret, signPayload } from '../delivery/signing.js';
 import { validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { fingerprint } from './verdict.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { Capture } from './types.js';
 import type { ReplayInput, ReplayResult } from '@shared/receiver-types.js';
 import { HOP_BY_HOP_HEADERS } from '@shared/curl.js';
@@ -32,7 +33,7 @@ export function checkTargetUrl(url: unknown, field = 'url'): string {
 }
 
 /** The request a replay would send (also used to build the curl command). */
-export function replayRequest(capture: Capture, input: ReplayInput, inboxSecret: string | undefined, now = Math.floor(Date.now() / 1000)) {
+export function replayRequest(capture: Capture, input: ReplayInput, inboxSecret: string | undefined, now: number) {
   const kept = capture.headers.filter(([n]) => !HOP_HEADERS.has(n.toLowerCase()));
   if (input.mode === 'exact') {
     if (input.body !== undefined || input.secret !== undefined) {
@@ -62,11 +63,13 @@ export async function replay(
   capture: Capture,
   input: ReplayInput,
   inboxSecret: string | undefined,
+  clock: Clock,
   timeoutMs = 15_000,
 ): Promise<ReplayResult> {
   const url = checkTargetUrl(input.url);
-  const req = replayRequest(capture, input, inboxSecret);
-  const started = Date.now();
+  const req = replayRequest(capture, input, inboxSecret, Math.floor(clock.now() / 1000));
+  // The duration is real time, whatever the service's clock says.
+  const started = systemClock.now();
   const result: ReplayResult = {
     url,
     mode: input.mode,
@@ -103,6 +106,6 @@ export async function replay(
   } catch (err) {
     result.error = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
   }
-  result.duration_ms = Date.now() - started;
+  result.duration_ms = systemClock.now() - started;
   return result;
 }

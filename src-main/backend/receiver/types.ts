@@ -14,7 +14,7 @@ export interface InboxRecord {
   created_at: string;
 }
 
-/** store.data.extensions.receiver */
+/** The store extension "receiver" (inbox-registry.ts). */
 export interface ReceiverData {
   inboxes: InboxRecord[];
   /** Public tunnel origins seen before (newest last, bounded), to find stale subscriptions. */

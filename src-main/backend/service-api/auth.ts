@@ -5,6 +5,7 @@ import type { Request, Response, NextFunction } from 'express';
 import { ApiError } from '../errors.js';
 import type { Domain } from '../domain/domain.js';
 import type { Actor } from '../domain/context.js';
+import { systemClock } from '../clock.js';
 
 export function actorOf(res: Response): Actor {
   return res.locals.actor as Actor;
@@ -17,7 +18,7 @@ export function authenticate(domain: Domain, ratePerSecond?: number) {
     const actor = domain.authenticate(typeof header === 'string' ? header : undefined);
     if (!actor) throw new ApiError('unauthorized', header ? 'The API key is not valid.' : 'Send your API key in the X-Api-Key header.');
     if (ratePerSecond) {
-      const now = Date.now();
+      const now = systemClock.now(); // real requests per real second, whatever the service's clock says
       const b = buckets.get(actor.key_id) ?? { tokens: ratePerSecond, at: now };
       b.tokens = Math.min(ratePerSecond, b.tokens + ((now - b.at) / 1000) * ratePerSecond);
       b.at = now;

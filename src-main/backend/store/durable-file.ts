@@ -5,6 +5,7 @@
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { systemClock } from '../clock.js';
 
 export class CorruptStoreError extends Error {
   override name = 'CorruptStoreError';
@@ -47,7 +48,10 @@ export class DurableJsonFile<T> implements Adapter<T> {
       reason = `not valid JSON (${(err as Error).message})`;
     }
     if (reason === null) return (this.lastRead = { data: value as T }).data;
-    const aside = join(dirname(this.path), `${basename(this.path)}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    const aside = join(
+      dirname(this.path),
+      `${basename(this.path)}.corrupt-${new Date(systemClock.now()).toISOString().replace(/[:.]/g, '-')}`,
+    );
     await rename(this.path, aside);
     this.lastRead = { data: null, keptAsidePath: aside, reason };
     return null;

@@ -39,6 +39,7 @@ import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex, type DeliveryEntry } from './history/index-state.js';
 import { loadSegments } from './history/loader.js';
 import { dropSegment } from './history/retention.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
 
 export interface HistoryLogOptions {
@@ -51,6 +52,8 @@ export interface HistoryLogOptions {
   segmentDeliveries?: number;
   /** Write buffered records this soon even without flush(). Default 5 ms. */
   writeDelayMs?: number;
+  /** The service's clock (retention's pause after a failure); the system clock by default. */
+  clock?: Clock;
   onBackgroundError?: (err: unknown) => void;
 }
 
@@ -66,6 +69,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private readonly segmentBytes: number;
   private readonly segmentDeliveries: number;
   private readonly onBackgroundError: (err: unknown) => void;
+  private readonly clock: Clock;
   private segments: Segment[] = [];
   private cur!: Segment;
   private nextDeliverySeq = 1;
@@ -77,6 +81,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private state: 'new' | 'open' | 'closing' | 'closed' = 'new';
 
   constructor(private readonly opts: HistoryLogOptions) {
+    this.clock = opts.clock ?? systemClock;
     this.segmentBytes = opts.segmentBytes ?? 32 * 1024 * 1024;
     this.segmentDeliveries = opts.segmentDeliveries ?? Math.max(1, Math.ceil(opts.cap / 8));
     this.onBackgroundError = opts.onBackgroundError ?? ((err) => console.error('[history] background work failed:', err));
@@ -234,7 +239,7 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private maybeRetain(): void {
-    if (this.retaining || this.state !== 'open' || Date.now() < this.retainPausedUntil) return;
+    if (this.retaining || this.state !== 'open' || this.clock.now() < this.retainPausedUntil) return;
     if (this.idx.deliveries.size <= this.opts.cap || this.segments.length < 2) return;
     this.retaining = this.retain().then(
       () => {
@@ -243,7 +248,7 @@ class SegmentedHistoryLog implements HistoryLog {
       },
       (err) => {
         this.retaining = null;
-        this.retainPausedUntil = Date.now() + 60_000; // do not retry on every append
+        this.retainPausedUntil = this.clock.now() + 60_000; // do not retry on every append
         this.onBackgroundError(err);
       },
     );

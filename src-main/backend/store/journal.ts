@@ -23,9 +23,11 @@ export const KEYED = {
   notifications: 'id',
 } as const;
 export type Collection = keyof typeof KEYED;
+/** What a journal line can change: a record of a keyed collection, or one key of `extensions`. */
+export type Target = Collection | 'extensions';
 
 /** [collection, key, record or null for removed] */
-type Op = [Collection, string, unknown];
+type Op = [Target, string, unknown];
 
 const FILE = /^journal-(\d+)\.jsonl$/;
 export const journalPath = (dir: string, gen: number) => join(dir, `journal-${gen}.jsonl`);
@@ -82,6 +84,11 @@ function apply(data: DbData, ops: Op[]): void {
   const indexes = new Map<Collection, Map<string, number>>();
   const removed = new Set<Collection>();
   for (const [c, key, record] of ops) {
+    if (c === 'extensions') {
+      if (record === null) delete data.extensions[key];
+      else data.extensions[key] = record;
+      continue;
+    }
     const arr = data[c] as unknown as Record<string, unknown>[];
     let index = indexes.get(c);
     if (!index) {
@@ -104,26 +111,32 @@ function apply(data: DbData, ops: Op[]): void {
   for (const c of removed) (data as unknown as Record<string, unknown[]>)[c] = (data[c] as unknown[]).filter((r) => r !== undefined);
 }
 
-/** Changes recorded since the last append, deduplicated per record (the last state wins). */
+/**
+ * Changes recorded since the last append, one entry per record (the last state wins),
+ * kept per collection so that recording one costs a map write and no key string.
+ */
 export class ChangeSet {
-  private readonly changes = new Map<string, { c: Collection; key: string; record: object | null }>();
-  put(c: Collection, record: object): void {
-    const key = (record as Record<string, string>)[KEYED[c]];
-    this.changes.set(`${c}\u0000${key}`, { c, key, record });
-  }
-  drop(c: Collection, key: string): void {
-    this.changes.set(`${c}\u0000${key}`, { c, key, record: null });
+  private readonly changes = new Map<Target, Map<string, unknown>>();
+  private count = 0;
+  /** Records `record` (null: removed) as the state of `key` in `c`. */
+  set(c: Target, key: string, record: unknown): void {
+    let m = this.changes.get(c);
+    if (!m) this.changes.set(c, (m = new Map()));
+    const before = m.size;
+    m.set(key, record);
+    this.count += m.size - before;
   }
   get size(): number {
-    return this.changes.size;
+    return this.count;
   }
   clear(): void {
     this.changes.clear();
+    this.count = 0;
   }
   /** One line; records are serialised now, in their current state. */
   toLine(): string {
     const ops: Op[] = [];
-    for (const { c, key, record } of this.changes.values()) ops.push([c, key, record]);
+    for (const [c, m] of this.changes) for (const [key, record] of m) ops.push([c, key, record]);
     return JSON.stringify(ops) + '\n';
   }
 }

@@ -58,7 +58,11 @@ export interface PendingEvent {
   body: string;
 }
 
-/** A delivery still to be attempted: the stored schedule, so a restart resumes it. */
+/**
+ * A delivery still owed: what to send, and to whom. Its progress (attempts made, when
+ * the next is due) is the history log's summary of it (delivery/outbox.ts says why);
+ * rows written by older versions also carry `attempts` and `next_attempt_at`, ignored.
+ */
 export interface PendingDelivery {
   id: string; // msg_…, also the webhook-id header
   event_id: string;
@@ -66,10 +70,6 @@ export interface PendingDelivery {
   company_id: string;
   event_type: EventType;
   document_id: string | null;
-  /** Attempts made so far. */
-  attempts: number;
-  /** Epoch milliseconds of the next attempt. */
-  next_attempt_at: number;
   created_at: string;
 }
 

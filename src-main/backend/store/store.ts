@@ -1,32 +1,35 @@
-// The live state: lowdb over a durable file, plus a write-ahead journal, with group
-// commit. Mutations happen in memory (synchronously, so no two requests interleave
-// inside one); the caller names the records it changed (put/drop) and awaits
-// `commitChanges()`, which resolves once a journal line holding them is on disk.
-// Commits that arrive while one is in flight share the next one, so 50 concurrent PUTs
-// cost a few fsyncs, and each costs the size of its change, not of the store.
-// `commit()` (no records named) checkpoints the whole state into data.json instead:
-// always correct, for rare changes. The journal is folded into data.json when it grows
-// (see checkpointDue).
+// The live state: typed tables in memory (table.ts) over a durable file (data.json,
+// through lowdb) plus a write-ahead journal, with group commit. A change is made in
+// memory, synchronously (so no two requests interleave inside one), through a table,
+// which also names it for the next journal line; `commit()` resolves once a write
+// holding it is on disk, `commitLater()` asks for a write nobody waits for. Commits
+// that arrive while one is in flight share the next one, so 50 concurrent PUTs cost a
+// few fsyncs, and each costs the size of its change, not of the store. Whether a write
+// appends to the journal or checkpoints the whole state into data.json is the store's
+// own decision (checkpointDue); close() always checkpoints.
 import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJsonFile } from './durable-file.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { ChangeSet, JournalFile, replayJournals, type Collection } from './journal.js';
-import { emptyData, type ApiKeyRecord, type DbData, type DocumentRecord, type SubscriptionRecord } from './schema.js';
+import { ChangeSet, JournalFile, replayJournals } from './journal.js';
+import type { ApiKeyTable, Extensions, Table } from './table.js';
+import { COLLECTIONS, StoreState } from './state.js';
+import {
+  emptyData,
+  type ApiKeyRecord,
+  type Company,
+  type DbData,
+  type DocumentRecord,
+  type Notification,
+  type PendingDelivery,
+  type PendingEvent,
+  type SubscriptionRecord,
+  type User,
+} from './schema.js';
 
-const ARRAYS: (keyof DbData)[] = [
-  'companies',
-  'users',
-  'api_keys',
-  'subscriptions',
-  'documents',
-  'pending_events',
-  'pending_deliveries',
-  'notifications',
-];
-/** Past this (and see checkpointDue), the next commit checkpoints into data.json and starts a new journal. */
+/** Past this (and see checkpointDue), the next write checkpoints into data.json and starts a new journal. */
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 /** Assumed size of a record in data.json until a checkpoint has measured it. */
 const GUESS_BYTES_PER_ROW = 512;
@@ -35,7 +38,7 @@ function validateShape(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the top level is not an object';
   const v = value as Record<string, unknown>;
   if (v.schema_version !== 1) return `unknown schema_version ${JSON.stringify(v.schema_version)}`;
-  for (const key of ARRAYS) if (!Array.isArray(v[key])) return `"${key}" is missing or not a list`;
+  for (const key of COLLECTIONS) if (!Array.isArray(v[key])) return `"${key}" is missing or not a list`;
   if (typeof v.extensions !== 'object' || v.extensions === null) return '"extensions" is missing';
   return null;
 }
@@ -53,13 +56,14 @@ export interface StoreOpenResult {
 type Waiter = { resolve: () => void; reject: (e: unknown) => void };
 
 export class Store {
-  readonly db: Low<DbData>;
+  private readonly db: Low<DbData>;
   private readonly file: DurableJsonFile<DbData>;
   private journal: JournalFile;
   private readonly changes = new ChangeSet();
   private lock?: DataDirLock;
   private writing: Promise<void> | null = null;
   private waiters: Waiter[] = [];
+  private durableCallbacks: (() => void)[] = [];
   private dirty = false;
   private checkpointNeeded = false;
   private readonly checkpointBytes: number;
@@ -67,14 +71,21 @@ export class Store {
   private bytesPerRow = GUESS_BYTES_PER_ROW;
   /** Work that must be durable in the same write (the history log's flush). */
   private readonly alongside: (() => Promise<void>)[] = [];
+  private readonly reloadListeners: (() => void)[] = [];
   onBackgroundError: (err: unknown) => void = (err) => console.error('[store] background write failed:', err);
-  /** Called after a failed write made the store reload its last good state. */
-  readonly reloadListeners: (() => void)[] = [];
 
-  // Indexes over the arrays, kept in step by the methods below.
-  readonly documents = new Map<string, DocumentRecord>();
-  readonly subscriptions = new Map<string, SubscriptionRecord>();
-  readonly keysByHash = new Map<string, ApiKeyRecord>();
+  private readonly state = new StoreState(this.changes);
+
+  readonly companies: Table<Company> = this.state.tables.companies;
+  readonly users: Table<User> = this.state.tables.users;
+  readonly apiKeys: ApiKeyTable<ApiKeyRecord> = this.state.tables.api_keys;
+  readonly subscriptions: Table<SubscriptionRecord> = this.state.tables.subscriptions;
+  readonly documents: Table<DocumentRecord> = this.state.tables.documents;
+  readonly pendingEvents: Table<PendingEvent> = this.state.tables.pending_events;
+  readonly pendingDeliveries: Table<PendingDelivery> = this.state.tables.pending_deliveries;
+  /** Newest last; capped (NOTIFICATION_CAP) by the domain, oldest dropped. */
+  readonly notifications: Table<Notification> = this.state.tables.notifications;
+  readonly extensions: Extensions = this.state.extensions;
 
   constructor(
     readonly dataDir: string,
@@ -86,10 +97,6 @@ export class Store {
     this.journal = new JournalFile(dataDir, 0);
   }
 
-  get data(): DbData {
-    return this.db.data;
-  }
-
   async open(): Promise<StoreOpenResult> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     this.lock = await DataDirLock.acquire(this.dataDir);
@@ -98,13 +105,12 @@ export class Store {
       const aside = this.file.lastRead.keptAsidePath;
       // Journals continue a checkpoint; without a trustworthy one they are kept aside too.
       if (aside) this.moveJournalsAside(aside.slice(aside.lastIndexOf('.corrupt-')));
-      replayJournals(this.dataDir, this.data);
+      replayJournals(this.dataDir, this.db.data);
     } catch (err) {
       await this.lock.release();
       throw err;
     }
-    this.journal = new JournalFile(this.dataDir, this.data.journal_generation ?? 0);
-    this.reindex();
+    this.load(this.db.data);
     if (this.file.lastTextChars > 0 && this.rowCount() > 0) this.bytesPerRow = this.file.lastTextChars / this.rowCount();
     const aside = this.file.lastRead.keptAsidePath;
     if (!aside) return {};
@@ -118,86 +124,40 @@ export class Store {
       if (/^journal-\d+\.jsonl$/.test(f)) renameSync(join(this.dataDir, f), join(this.dataDir, f + suffix));
   }
 
-  /** Registers work (e.g. the history log's fsync) that every commit also waits for. */
+  /** Registers work (e.g. the history log's fsync) that every write also waits for. */
   alsoFlush(fn: () => Promise<void>): void {
     this.alongside.push(fn);
   }
 
-  reindex(): void {
-    this.documents.clear();
-    this.subscriptions.clear();
-    this.keysByHash.clear();
-    for (const d of this.data.documents) this.documents.set(d.public_id, d);
-    for (const s of this.data.subscriptions) this.subscriptions.set(s.public_id, s);
-    for (const k of this.data.api_keys) this.keysByHash.set(k.hash, k);
+  /**
+   * Called after a failed write made the store reload its last good state: every change
+   * since that write is gone, and rows are new objects.
+   */
+  onReload(fn: () => void): void {
+    this.reloadListeners.push(fn);
   }
 
-  /** Names a record added or changed in memory, for the next journal line. */
-  put(collection: Collection, record: object): void {
-    this.changes.put(collection, record);
+  /**
+   * Runs `fn` once everything changed so far is durable: after the next write (a commit
+   * or a background one) succeeds, once those who awaited it have resumed. Never, if
+   * that write fails (the store then reloads; see onReload).
+   */
+  whenDurable(fn: () => void): void {
+    this.durableCallbacks.push(fn);
   }
 
-  /** Names a record removed from memory, for the next journal line. */
-  drop(collection: Collection, key: string): void {
-    this.changes.drop(collection, key);
-  }
-
-  addDocument(doc: DocumentRecord): void {
-    this.data.documents.push(doc);
-    this.documents.set(doc.public_id, doc);
-    this.put('documents', doc);
-  }
-
-  addSubscription(sub: SubscriptionRecord): void {
-    this.data.subscriptions.push(sub);
-    this.subscriptions.set(sub.public_id, sub);
-    this.put('subscriptions', sub);
-  }
-
-  removeSubscription(id: string): void {
-    this.data.subscriptions = this.data.subscriptions.filter((s) => s.public_id !== id);
-    this.subscriptions.delete(id);
-    this.drop('subscriptions', id);
-  }
-
-  addApiKey(key: ApiKeyRecord): void {
-    this.data.api_keys.push(key);
-    this.keysByHash.set(key.hash, key);
-    this.put('api_keys', key);
-  }
-
-  removeApiKey(id: string): void {
-    const key = this.data.api_keys.find((k) => k.id === id);
-    if (!key) return;
-    this.data.api_keys = this.data.api_keys.filter((k) => k.id !== id);
-    this.keysByHash.delete(key.hash);
-    this.drop('api_keys', id);
-  }
-
-  /** Resolves once the records named with put/drop (and everything before) are on disk. */
-  commitChanges(): Promise<void> {
+  /** Resolves once every change made so far is on disk. */
+  commit(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       this.kick();
     });
   }
 
-  /** Resolves once the whole state is checkpointed (for changes not named with put/drop). */
-  commit(): Promise<void> {
-    this.checkpointNeeded = true;
-    return this.commitChanges();
-  }
-
-  /** Schedules a journal write of the named changes that nobody waits for. */
-  commitChangesSoon(): void {
+  /** Writes every change made so far in the background; nobody waits for it. */
+  commitLater(): void {
     this.dirty = true;
     this.kick();
-  }
-
-  /** Schedules a checkpoint nobody waits for. */
-  commitSoon(): void {
-    this.checkpointNeeded = true;
-    this.commitChangesSoon();
   }
 
   /** Waits for any write in flight (and those it triggers). */
@@ -227,20 +187,34 @@ export class Store {
   private async loop(): Promise<void> {
     while (this.waiters.length > 0 || this.dirty) {
       const batch = this.waiters;
+      const callbacks = this.durableCallbacks;
       this.waiters = [];
+      this.durableCallbacks = [];
       this.dirty = false;
       try {
         await this.flushOnce();
         for (const w of batch) w.resolve();
+        if (callbacks.length > 0) queueMicrotask(() => this.runCallbacks(callbacks));
       } catch (err) {
         // Nothing half-applied: every change made since the last good write is undone
         // by reloading that write, and everyone who made one is told it failed.
         const failed = [...batch, ...this.waiters];
         this.waiters = [];
+        this.durableCallbacks = [];
         this.dirty = false;
         this.revertToDisk();
         if (failed.length === 0) this.onBackgroundError(err);
         for (const w of failed) w.reject(err);
+      }
+    }
+  }
+
+  private runCallbacks(callbacks: (() => void)[]): void {
+    for (const fn of callbacks) {
+      try {
+        fn();
+      } catch (err) {
+        this.onBackgroundError(err);
       }
     }
   }
@@ -251,9 +225,10 @@ export class Store {
       this.checkpointNeeded = false;
       this.changes.clear(); // the checkpoint holds them
       const next = this.journal.generation + 1;
-      this.data.journal_generation = next;
       const rows = this.rowCount();
+      this.db.data = this.state.snapshot(next);
       const written = this.db.write(); // serialised synchronously: a consistent snapshot
+      this.db.data = emptyData(); // so that it does not keep rows removed later alive
       this.bytesPerRow = this.file.lastTextChars / Math.max(1, rows);
       await Promise.all([written, ...others]);
       await this.journal.rotate(next);
@@ -279,15 +254,21 @@ export class Store {
   }
 
   private rowCount(): number {
-    let n = 0;
-    for (const key of ARRAYS) n += (this.data[key] as unknown[]).length;
-    return n;
+    return this.state.rowCount();
+  }
+
+  /** Takes `data` (as read and replayed) as the whole state. */
+  private load(data: DbData): void {
+    this.state.load(data);
+    this.journal = new JournalFile(this.dataDir, data.journal_generation ?? 0);
+    // The tables hold the records now; a checkpoint builds its own snapshot.
+    this.db.data = emptyData();
   }
 
   private revertToDisk(): void {
     let data: DbData = emptyData();
     try {
-      // Synchronous on purpose: no request may mutate the state being replaced.
+      // Synchronous on purpose: no request may change the state being replaced.
       data = JSON.parse(readFileSync(this.file.path, 'utf8')) as DbData;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onBackgroundError(err);
@@ -300,9 +281,7 @@ export class Store {
     this.changes.clear();
     this.checkpointNeeded = false;
     void this.journal.close();
-    this.journal = new JournalFile(this.dataDir, data.journal_generation ?? 0);
-    this.db.data = data;
-    this.reindex();
+    this.load(data);
     for (const fn of this.reloadListeners) fn();
   }
 }

@@ -8,6 +8,7 @@
 // taking the app down (autostart never throws).
 import ngrok from '@ngrok/ngrok';
 import type { ChangeBus } from '../bus.js';
+import { systemClock, type Timer } from '../clock.js';
 import type { TunnelState } from '@shared/receiver-types.js';
 
 export interface Tunnel {
@@ -98,9 +99,9 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
       onStatusChange,
       ...(deps.serverAddr ? { server_addr: deps.serverAddr } : {}),
     });
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
+      timer = systemClock.setTimeout(
         () => reject(new Error(`No answer from ngrok within ${Math.round(timeoutMs / 1000)} s (is there a network?)`)),
         timeoutMs,
       );
@@ -126,7 +127,7 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
         set({ status: 'error', message: errorMessage(err) });
       }
     } finally {
-      clearTimeout(timer);
+      systemClock.clearTimeout(timer);
     }
     return { ...current };
   }

@@ -2,7 +2,7 @@
 // subscriptions, redelivery, shutdown, and fairness between subscribers.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHarness, sleep, startReceiver, until, type Harness, type Receiver } from './harness.js';
 import { ApiError } from '../../../src-main/backend/errors.js';
@@ -25,17 +25,6 @@ async function receiver(handle?: Parameters<typeof startReceiver>[0]) {
 
 const statusOf = (id: string) => h!.history.getDelivery(id)?.status;
 
-/** What the domain does on DELETE /v2/webhooks/{id}: rows out, subscription out, commit, then tell the engine. */
-async function deleteSubscription(id: string) {
-  const data = h!.store.data;
-  data.pending_deliveries = data.pending_deliveries.filter((d) => d.subscription_id !== id);
-  const needed = new Set(data.pending_deliveries.map((d) => d.event_id));
-  data.pending_events = data.pending_events.filter((e) => needed.has(e.id));
-  h!.store.removeSubscription(id);
-  await h!.store.commit();
-  h!.engine.cancelSubscription(id);
-}
-
 describe('delivery engine: lifecycle', () => {
   it('resumes the stored schedule after a restart, at the stored due time and attempt count', async () => {
     let fail = true;
@@ -51,18 +40,21 @@ describe('delivery engine: lifecycle', () => {
     await h.shutdown();
     const stopped = Date.now();
 
-    // What is on disk is the schedule: reopen store and history from the same folder.
+    // What is on disk is the schedule: reopen store and history from the same folder. The
+    // row says the delivery is owed; its progress is the history log's summary.
     fail = false;
     await h.reopen();
-    const row = h.store.data.pending_deliveries.find((p) => p.id === d.id)!;
-    expect(row).toMatchObject({ attempts: 1 });
-    expect(row.next_attempt_at).toBeGreaterThan(stopped - 700);
-    expect(h.store.data.pending_events).toHaveLength(1);
+    expect(h.store.pendingDeliveries.has(d.id)).toBe(true);
+    expect(h.store.pendingEvents.size).toBe(1);
+    const [work] = h.outbox.stored();
+    expect(work).toMatchObject({ row: { id: d.id }, attempts: 1 });
+    expect(work.dueAt).toBeGreaterThan(stopped - 700);
+    expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: work.dueAt });
     h.engine.start();
     await until(() => statusOf(d.id) === 'succeeded', 5000, 'delivery after restart');
     expect(r.received).toHaveLength(2);
     expect(r.received[1].headers['webhook-id']).toBe(d.id);
-    expect(r.received[1].at).toBeGreaterThanOrEqual(row.next_attempt_at - 5);
+    expect(r.received[1].at).toBeGreaterThanOrEqual(work.dueAt - 5);
     expect(h.history.getDelivery(d.id)).toMatchObject({ attempts: 2, last_status_code: 200 });
   });
 
@@ -83,18 +75,18 @@ describe('delivery engine: lifecycle', () => {
     h = await createHarness({ retrySchedule: [0.05, 0.05] });
     const sub = await h.subscribe(r.url);
     const [done, retried] = await h.emit([sub, sub]);
-    // As if attempts had happened and been logged, but the store write recording them was lost.
+    // As if attempts had happened and been logged, but the store write removing the ended one was lost.
     const logged = (id: string) => h!.history.getDelivery(id)!;
     h.history.recordDelivery({ ...logged(done.id), status: 'succeeded', attempts: 1, last_status_code: 200, next_attempt_at: null });
     h.history.recordDelivery({ ...logged(retried.id), status: 'pending', attempts: 2, last_status_code: 500, next_attempt_at: Date.now() });
     await h.reopen();
-    expect(h.store.data.pending_deliveries.map((p) => p.attempts)).toEqual([0, 0]);
+    expect(h.store.pendingDeliveries.size).toBe(2);
     h.engine.start();
     await until(() => statusOf(retried.id) === 'succeeded', 5000, 'the retried one');
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([retried.id]);
     expect((await h.history.getAttempts(retried.id)).map((a) => a.attempt)).toEqual([3]);
     expect(statusOf(done.id)).toBe('succeeded');
-    await until(() => h!.store.data.pending_deliveries.length === 0 && h!.store.data.pending_events.length === 0, 3000, 'rows removed');
+    await until(() => h!.store.pendingDeliveries.size === 0 && h!.store.pendingEvents.size === 0, 3000, 'rows removed');
   });
 
   it('stops retrying once the subscription is cancelled', async () => {
@@ -107,7 +99,7 @@ describe('delivery engine: lifecycle', () => {
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);
     await until(() => h!.history.getDelivery(d.id)?.attempts === 1, 5000, 'first attempt');
-    await deleteSubscription(sub.public_id);
+    await h.deleteSubscription(sub.public_id);
     await sleep(600);
     expect(r.received).toHaveLength(1);
     expect(statusOf(d.id)).toBe('cancelled');
@@ -123,7 +115,7 @@ describe('delivery engine: lifecycle', () => {
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);
     await until(() => held.length === 1, 5000, 'request in flight');
-    await deleteSubscription(sub.public_id);
+    await h.deleteSubscription(sub.public_id);
     held[0].statusCode = 500;
     held[0].end();
     await until(() => h!.engine.inFlight() === 0, 5000, 'attempt ended');
@@ -142,16 +134,16 @@ describe('delivery engine: lifecycle', () => {
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);
     await until(() => statusOf(d.id) === 'succeeded', 5000, 'first delivery');
-    await until(() => h!.store.data.pending_events.length === 0, 2000, 'event left the live store');
+    await until(() => h!.store.pendingEvents.size === 0, 2000, 'event left the live store');
 
-    const summary = await h.engine.redeliver(d.id);
+    const summary = await h.outbox.redeliver(d.id);
     expect(summary).toMatchObject({ id: d.id, status: 'pending', attempts: 1 });
     await until(() => statusOf(d.id) === 'succeeded' && h!.history.getDelivery(d.id)!.attempts === 2, 5000, 'redelivery');
     expect(r.received).toHaveLength(2);
     expect(r.received[1].headers['webhook-id']).toBe(d.id);
     expect(r.received[1].body).toBe(r.received[0].body);
     expect((await h.history.getAttempts(d.id)).map((a) => a.attempt)).toEqual([1, 2]);
-    await until(() => h!.store.data.pending_deliveries.length === 0 && h!.store.data.pending_events.length === 0, 2000, 'cleared again');
+    await until(() => h!.store.pendingDeliveries.size === 0 && h!.store.pendingEvents.size === 0, 2000, 'cleared again');
   });
 
   it('redelivers a delivery that is still waiting for its next retry at once', async () => {
@@ -165,7 +157,7 @@ describe('delivery engine: lifecycle', () => {
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);
     await until(() => h!.history.getDelivery(d.id)?.attempts === 1, 5000, 'first attempt');
-    await h.engine.redeliver(d.id);
+    await h.outbox.redeliver(d.id);
     await until(() => statusOf(d.id) === 'succeeded', 5000, 'redelivered before the 60 s retry');
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([d.id, d.id]);
   });
@@ -177,12 +169,12 @@ describe('delivery engine: lifecycle', () => {
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);
     await until(() => statusOf(d.id) === 'succeeded', 5000, 'delivery');
-    await expect(h.engine.redeliver('msg_nope')).rejects.toMatchObject({ code: 'not_found' });
-    await deleteSubscription(sub.public_id);
-    const err = await h.engine.redeliver(d.id).catch((e: unknown) => e);
+    await expect(h.outbox.redeliver('msg_nope')).rejects.toMatchObject({ code: 'not_found' });
+    await h.deleteSubscription(sub.public_id);
+    const err = await h.outbox.redeliver(d.id).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(404);
-    expect(h.store.data.pending_deliveries).toHaveLength(0);
+    expect(h.store.pendingDeliveries.size).toBe(0);
   });
 
   it('keeps a slow subscriber from starving a fast one', async () => {
@@ -242,17 +234,24 @@ describe('delivery engine: lifecycle', () => {
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);
     await until(() => h!.history.getDelivery(d.id)?.attempts === 1, 5000, 'first attempt');
-    await h.store.commit(); // the retry's due time is on disk
-    // A directory where the store writes its temp file makes the next write fail.
-    const blocker = join(h.dir, 'data.json.tmp');
-    await mkdir(blocker);
-    await expect(h.store.commit()).rejects.toThrow();
-    await rmdir(blocker);
-    const reloaded = h.store.data.pending_deliveries.find((p) => p.id === d.id)!;
-    expect(reloaded).toMatchObject({ attempts: 1 });
+    await h.store.commit(); // the first attempt's outcome is on disk
+    // The next write fails (work it waits for fails, as a failing fsync of the history
+    // log would): the store reloads its last good state.
+    let failNext = true;
+    h.store.alsoFlush(async () => {
+      if (!failNext) return;
+      failNext = false;
+      throw new Error('disk on fire');
+    });
+    let reloads = 0;
+    h.store.onReload(() => reloads++);
+    await expect(h.store.commit()).rejects.toThrow('disk on fire');
+    expect(reloads).toBe(1);
+    expect(h.store.pendingDeliveries.has(d.id)).toBe(true);
+    expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1 });
     await until(() => statusOf(d.id) === 'succeeded', 5000, 'delivery after the reload');
     // The row that left the schedule is the stored one, not a stale copy.
-    await until(() => h!.store.data.pending_deliveries.length === 0, 3000, 'reloaded row removed');
+    await until(() => h!.store.pendingDeliveries.size === 0, 3000, 'reloaded row removed');
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([d.id, d.id]);
   });
 
@@ -274,7 +273,8 @@ describe('delivery engine: lifecycle', () => {
     expect(h.engine.inFlight()).toBe(0);
     expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
     await h.reopen();
-    expect(h.store.data.pending_deliveries.find((p) => p.id === d.id)).toMatchObject({ attempts: 1 });
+    expect(h.store.pendingDeliveries.has(d.id)).toBe(true);
+    expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1 });
   });
 
   it('stop() is bounded by the delivery timeout when a receiver never answers', async () => {

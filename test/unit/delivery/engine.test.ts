@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createHarness, startReceiver, until, type Harness, type Receiver } from './harness.js';
+import { systemClock } from '../../../src-main/backend/clock.js';
 
 let h: Harness | undefined;
 const receivers: Receiver[] = [];
@@ -52,7 +53,7 @@ describe('delivery engine: outcomes', () => {
     expect(attempt.request.body).toBe(got.body);
     expect(attempt.request.headers['webhook-signature']).toBe(got.headers['webhook-signature']);
 
-    await until(() => h!.store.data.pending_deliveries.length === 0 && h!.store.data.pending_events.length === 0, 2000, 'rows removed');
+    await until(() => h!.store.pendingDeliveries.size === 0 && h!.store.pendingEvents.size === 0, 2000, 'rows removed');
     expect(h.changes.some((c) => c.kind === 'delivery' && c.id === d.id && c.status === 'succeeded')).toBe(true);
     expect(h.engine.inFlight()).toBe(0);
   });
@@ -67,7 +68,7 @@ describe('delivery engine: outcomes', () => {
         res.end('boom');
       } else res.end('ok');
     });
-    h = await createHarness({ retrySchedule: [0.05, 0.05] }, () => Date.now() + offset);
+    h = await createHarness({ retrySchedule: [0.05, 0.05] }, { ...systemClock, now: () => Date.now() + offset });
     h.engine.start();
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);
@@ -156,7 +157,7 @@ describe('delivery engine: outcomes', () => {
     expect(new Set(r.received.map((x) => x.headers['webhook-id']))).toEqual(new Set([d.id]));
     expect((await h.history.getAttempts(d.id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(h.history.getDelivery(d.id)).toMatchObject({ attempts: 8, next_attempt_at: null, last_status_code: 503 });
-    await until(() => h!.store.data.pending_deliveries.length === 0, 2000, 'row removed');
+    await until(() => h!.store.pendingDeliveries.size === 0, 2000, 'row removed');
     // Nothing more is sent later.
     await new Promise((res) => setTimeout(res, 100));
     expect(r.received).toHaveLength(8);
@@ -187,6 +188,6 @@ describe('delivery engine: outcomes', () => {
     expect(() => new Webhook(a.secret_key).verify(byPath.get('/a')!.body, byPath.get('/a')!.headers)).not.toThrow();
     expect(() => new Webhook(b.secret_key).verify(byPath.get('/a')!.body, byPath.get('/a')!.headers)).toThrow();
     expect(byPath.get('/b')!.headers['webhook-id']).toBe(db.id);
-    await until(() => h!.store.data.pending_events.length === 0, 2000, 'event removed');
+    await until(() => h!.store.pendingEvents.size === 0, 2000, 'event removed');
   });
 });

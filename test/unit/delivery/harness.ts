@@ -1,19 +1,23 @@
 // Test harness for the delivery engine: a real Store and a real history log in a temp
-// folder, real HTTP receivers on 127.0.0.1 port 0, and the outbox step the domain
-// performs (event + pending delivery rows + history summaries in one mutation, one
-// commit, then wake) written out here so these tests do not depend on domain code.
+// folder, real HTTP receivers on 127.0.0.1 port 0, and the real outbox, which the tests
+// use as the domain does (enqueue + one commit; cancelFor + the subscription's removal
+// + one commit), so these tests do not depend on domain code.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testConfig, type BackendConfig } from '../../../src-main/backend/config.js';
+import type { BackendConfig } from '../../../src-main/backend/config.js';
+import { testConfig } from '../../helpers/config.js';
 import { Store } from '../../../src-main/backend/store/store.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { ChangeBus } from '../../../src-main/backend/bus.js';
+import { systemClock, type Clock } from '../../../src-main/backend/clock.js';
 import { newId } from '../../../src-main/backend/ids.js';
 import type { PendingDelivery, SubscriptionRecord } from '../../../src-main/backend/store/schema.js';
+import type { DeepReadonly } from '../../../src-main/backend/store/table.js';
+import { Outbox } from '../../../src-main/backend/delivery/outbox.js';
 import { createDeliveryEngine } from '../../../src-main/backend/delivery/engine.js';
 import type { DeliveryEngine } from '../../../src-main/backend/delivery/engine-types.js';
 import { generateSecret } from '../../../src-main/backend/delivery/signing.js';
@@ -66,49 +70,56 @@ export async function startReceiver(
   };
 }
 
+export type Sub = DeepReadonly<SubscriptionRecord>;
+export type Row = DeepReadonly<PendingDelivery>;
+
 export interface Harness {
   dir: string;
   config: BackendConfig;
+  clock: Clock;
   store: Store;
   history: HistoryLog;
   bus: ChangeBus;
   changes: Change[];
+  outbox: Outbox;
   engine: DeliveryEngine;
   /** Adds a subscription (as the domain does) and commits it. */
-  subscribe(url: string): Promise<SubscriptionRecord>;
-  /** The domain's outbox step for one event to the given subscriptions; returns the deliveries. */
-  emit(subs: SubscriptionRecord[], data?: Record<string, unknown>): Promise<PendingDelivery[]>;
+  subscribe(url: string): Promise<Sub>;
+  /** One event to the given subscriptions through the outbox, committed; returns the deliveries. */
+  emit(subs: readonly Sub[], data?: Record<string, unknown>): Promise<Row[]>;
+  /** What the domain does on DELETE /v2/webhooks/{id}: the outbox cancels, the subscription goes, one commit. */
+  deleteSubscription(id: string): Promise<void>;
   /** Stops the engine and closes store and history (the folder stays). */
   shutdown(): Promise<void>;
-  /** Opens store and history again from the same folder, with a new engine (not started). */
+  /** Opens store and history again from the same folder, with a new outbox and engine (not started). */
   reopen(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
-export async function createHarness(overrides: Partial<BackendConfig> = {}, now?: () => number): Promise<Harness> {
+export async function createHarness(overrides: Partial<BackendConfig> = {}, clock: Clock = systemClock): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'countersign-delivery-'));
   const config = testConfig(dir, { retrySchedule: [0.05, 0.05], deliveryTimeoutMs: 2000, ...overrides });
   const changes: Change[] = [];
   let open = false;
-  const h = { dir, config, changes } as Harness;
+  const h = { dir, config, changes, clock } as Harness;
 
   async function build() {
     h.store = new Store(dir);
-    h.history = createHistoryLog({ dir: join(dir, 'history'), cap: config.historyCap });
+    h.history = createHistoryLog({ dir: join(dir, 'history'), cap: config.historyCap, clock });
     h.bus = new ChangeBus();
     h.bus.subscribe((c) => changes.push(c));
     await h.store.open();
     await h.history.open();
     h.store.alsoFlush(() => h.history.flush());
-    h.engine = createDeliveryEngine({ store: h.store, history: h.history, bus: h.bus, config, now });
+    h.outbox = new Outbox({ store: h.store, history: h.history, clock });
+    h.engine = createDeliveryEngine({ store: h.store, outbox: h.outbox, bus: h.bus, config, clock });
     open = true;
   }
   await build();
-  if (!h.store.data.companies.some((c) => c.id === 'co_test'))
-    h.store.data.companies.push({ id: 'co_test', name: 'Test', created_at: new Date().toISOString() });
+  if (!h.store.companies.has('co_test')) h.store.companies.insert({ id: 'co_test', name: 'Test', created_at: new Date().toISOString() });
 
   h.subscribe = async (url) => {
-    const sub: SubscriptionRecord = {
+    const sub = h.store.subscriptions.insert({
       public_id: newId('wh'),
       company_id: 'co_test',
       url,
@@ -116,56 +127,21 @@ export async function createHarness(overrides: Partial<BackendConfig> = {}, now?
       status: 'enabled',
       secret_key: generateSecret(),
       created_at: new Date().toISOString(),
-    };
-    h.store.addSubscription(sub);
+    });
     await h.store.commit();
     return sub;
   };
 
   h.emit = async (subs, data = { document: { public_id: 'doc_1', title: 'Lease ✓' } }) => {
-    const id = newId('evt');
-    const timestamp = new Date().toISOString();
-    const body = JSON.stringify({ id, type: 'document.completed', timestamp, data });
-    h.history.recordEvent(
-      { id, company_id: 'co_test', type: 'document.completed', timestamp, document_id: 'doc_1', subscription_id: null },
-      body,
-    );
-    const t = Date.now();
-    const rows = subs.map((s): PendingDelivery => ({
-      id: newId('msg'),
-      event_id: id,
-      subscription_id: s.public_id,
-      company_id: 'co_test',
-      event_type: 'document.completed',
-      document_id: 'doc_1',
-      attempts: 0,
-      next_attempt_at: t,
-      created_at: timestamp,
-    }));
-    h.store.data.pending_events.push({ id, company_id: 'co_test', type: 'document.completed', timestamp, document_id: 'doc_1', body });
-    h.store.data.pending_deliveries.push(...rows);
-    for (const r of rows) {
-      h.history.recordDelivery({
-        id: r.id,
-        event_id: id,
-        event_type: r.event_type,
-        subscription_id: r.subscription_id,
-        company_id: 'co_test',
-        document_id: 'doc_1',
-        url: h.store.subscriptions.get(r.subscription_id)!.url,
-        status: 'pending',
-        attempts: 0,
-        created_at: timestamp,
-        last_attempt_at: null,
-        last_status_code: null,
-        last_error: null,
-        last_duration_ms: null,
-        next_attempt_at: t,
-      });
-    }
+    const { deliveries } = h.outbox.enqueue({ company_id: 'co_test', type: 'document.completed', document_id: 'doc_1', data }, subs);
     await h.store.commit();
-    h.engine.wake();
-    return rows;
+    return deliveries;
+  };
+
+  h.deleteSubscription = async (id) => {
+    h.outbox.cancelFor(id);
+    h.store.subscriptions.remove(id);
+    await h.store.commit();
   };
 
   h.shutdown = async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAfterAttempt, maxAttempts, type AttemptOutcome } from '../../../src-main/backend/delivery/retry-policy.js';
+import { decideAfterAttempt, type AttemptOutcome } from '../../../src-main/backend/delivery/retry-policy.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../../../src-main/backend/config.js';
 
 const ok: AttemptOutcome = { kind: 'response', status: 200 };
@@ -42,7 +42,7 @@ describe('retry policy', () => {
 
   it('follows the default schedule on a fake clock: 8 attempts, then failed', () => {
     const run = play([serverError], DEFAULT_RETRY_SCHEDULE);
-    expect(maxAttempts(DEFAULT_RETRY_SCHEDULE)).toBe(8);
+    expect(run.attemptsAt).toHaveLength(8);
     expect(run.end).toBe('failed');
     expect(run.attemptsAt).toEqual([0, 5, 305, 2105, 9305, 27305, 63305, 99305].map((s) => s * 1000));
   });
@@ -65,5 +65,26 @@ describe('retry policy', () => {
 
   it('refuses a nonsensical attempt number', () => {
     expect(() => decideAfterAttempt(0, serverError, DEFAULT_RETRY_SCHEDULE)).toThrow(RangeError);
+    for (const n of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => decideAfterAttempt(n, serverError, DEFAULT_RETRY_SCHEDULE)).toThrow(RangeError);
+  });
+
+  it('rounds each step to whole milliseconds, and a zero step retries at once', () => {
+    expect(decideAfterAttempt(1, serverError, [1.2345])).toEqual({ kind: 'retry', delayMs: 1235 });
+    expect(decideAfterAttempt(1, serverError, [0.0004])).toEqual({ kind: 'retry', delayMs: 0 });
+    expect(play([serverError], [0, 0, 0])).toMatchObject({ attemptsAt: [0, 0, 0, 0], end: 'failed' });
+  });
+
+  it('uses the step of the attempt that just ended, whatever the outcome was', () => {
+    const schedule = [1, 2, 3];
+    const outcomes: AttemptOutcome[] = [serverError, { kind: 'response', status: 429 }, { kind: 'error', message: 'timed out' }];
+    outcomes.forEach((o, i) => expect(decideAfterAttempt(i + 1, o, schedule)).toEqual({ kind: 'retry', delayMs: (i + 1) * 1000 }));
+    expect(decideAfterAttempt(4, outcomes[2], schedule)).toEqual({ kind: 'failed' });
+  });
+
+  it('takes only 200 to 299 as success', () => {
+    for (const status of [100, 101, 199, 300, 304, 0])
+      expect(decideAfterAttempt(1, { kind: 'response', status }, [])).toEqual({ kind: 'failed' });
+    for (const status of [200, 250, 299]) expect(decideAfterAttempt(1, { kind: 'response', status }, [])).toEqual({ kind: 'succeeded' });
   });
 });

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Pool } from 'undici';
 import { createHarness, until, type Harness } from './harness.js';
-import type { PendingDelivery } from '../../../src-main/backend/store/schema.js';
 
 const N = Number(process.env.COUNTERSIGN_BENCH_N ?? 20_000);
 const RECEIVER = `
@@ -56,48 +55,9 @@ describe.skipIf(!process.env.COUNTERSIGN_BENCH)('delivery throughput', () => {
 
     h = await createHarness({ retrySchedule: [5] });
     const sub = await h.subscribe(url);
-    // Load N pending deliveries exactly as the outbox stores them, then let the engine drain them.
-    const t = Date.now();
-    for (let k = 0; k < N; k++) {
-      const ev = `evt_b${k}`;
-      h.store.data.pending_events.push({
-        id: ev,
-        company_id: 'co_test',
-        type: 'document.updated',
-        timestamp: new Date(t).toISOString(),
-        document_id: 'doc_1',
-        body,
-      });
-      const row: PendingDelivery = {
-        id: `msg_b${k}`,
-        event_id: ev,
-        subscription_id: sub.public_id,
-        company_id: 'co_test',
-        event_type: 'document.updated',
-        document_id: 'doc_1',
-        attempts: 0,
-        next_attempt_at: t,
-        created_at: new Date(t).toISOString(),
-      };
-      h.store.data.pending_deliveries.push(row);
-      h.history.recordDelivery({
-        id: row.id,
-        event_id: ev,
-        event_type: row.event_type,
-        subscription_id: sub.public_id,
-        company_id: 'co_test',
-        document_id: 'doc_1',
-        url,
-        status: 'pending',
-        attempts: 0,
-        created_at: row.created_at,
-        last_attempt_at: null,
-        last_status_code: null,
-        last_error: null,
-        last_duration_ms: null,
-        next_attempt_at: t,
-      });
-    }
+    // Load N pending deliveries through the outbox, then let the engine drain them.
+    const data = JSON.parse(body).data as Record<string, unknown>;
+    for (let k = 0; k < N; k++) h.outbox.enqueue({ company_id: 'co_test', type: 'document.updated', document_id: 'doc_1', data }, [sub]);
     await h.store.commit();
     let done = 0;
     h.bus.subscribe((c) => {
@@ -107,7 +67,7 @@ describe.skipIf(!process.env.COUNTERSIGN_BENCH)('delivery throughput', () => {
     h.engine.start();
     await until(() => done === N, 120_000, 'all deliveries');
     const engine = N / ((performance.now() - t0) / 1000);
-    await until(() => h.store.data.pending_deliveries.length === 0, 10_000, 'schedule cleared');
+    await until(() => h.store.pendingDeliveries.size === 0, 10_000, 'schedule cleared');
     console.log(
       `deliveries: ${N}; plain undici ${Math.round(plain)}/s; engine ${Math.round(engine)}/s (${Math.round((100 * engine) / plain)}%)`,
     );

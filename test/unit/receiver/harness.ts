@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testConfig } from '../../../src-main/backend/config.js';
+import { testConfig } from '../../helpers/config.js';
 import { ChangeBus } from '../../../src-main/backend/bus.js';
 import { Store } from '../../../src-main/backend/store/store.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';

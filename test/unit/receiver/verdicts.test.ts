@@ -47,7 +47,7 @@ beforeAll(async () => {
   // A local subscription pointing at the "linked" inbox (spelled with localhost, and a
   // trailing slash, to show the link is by address, not by exact text).
   const url = `${h.base.replace('127.0.0.1', 'localhost')}/in/${inbox.linked}/`;
-  h.store.addSubscription({
+  h.store.subscriptions.insert({
     public_id: 'wh_linked',
     company_id: COMPANY,
     url,

@@ -42,17 +42,21 @@ async function journalBytes(dir: string): Promise<number> {
   return n;
 }
 
+/** Which checkpoint data.json is: every checkpoint writes a new file (a temp file renamed over it). */
+async function checkpointOf(dir: string): Promise<number> {
+  return (await stat(join(dir, 'data.json')).catch(() => ({ ino: -1 }))).ino;
+}
+
 /** Changes one 4 KB record per commit until a checkpoint happens; returns the journal size just before it. */
 async function churnUntilCheckpoint(dir: string, store: Store, limit: number): Promise<number> {
-  const gen = store.data.journal_generation ?? 0;
+  const first = await checkpointOf(dir);
   const n = note('ntf_churn', 4000);
-  store.data.notifications.push(n);
+  store.notifications.insert(n);
   for (let i = 0; i < limit; i++) {
-    n.created_at = new Date(i).toISOString();
-    store.put('notifications', n);
+    store.notifications.update(n.id, { created_at: new Date(i).toISOString() });
     const before = await journalBytes(dir);
-    await store.commitChanges();
-    if ((store.data.journal_generation ?? 0) !== gen) return before;
+    await store.commit();
+    if ((await checkpointOf(dir)) !== first) return before;
   }
   throw new Error('no checkpoint');
 }
@@ -64,19 +68,28 @@ describe('store checkpoints', () => {
     expect(before).toBeGreaterThan(32 * 1024 - 4200);
     expect(before).toBeLessThan(40 * 1024);
     // The new journal starts empty: the next commits append to it, they do not checkpoint again.
-    const gen = store.data.journal_generation;
+    const checkpoint = await checkpointOf(dir);
     for (let i = 0; i < 3; i++) {
-      store.put('notifications', { ...store.data.notifications[0], created_at: new Date(1e12 + i).toISOString() });
-      await store.commitChanges();
+      store.notifications.update('ntf_churn', { created_at: new Date(1e12 + i).toISOString() });
+      await store.commit();
     }
-    expect(store.data.journal_generation).toBe(gen);
+    expect(await checkpointOf(dir)).toBe(checkpoint);
     expect(await journalBytes(dir)).toBeGreaterThan(3 * 4000);
   });
 
   it('waits for a journal twice the size of a large state', async () => {
-    const { dir, store } = await openStore(32 * 1024);
-    for (let i = 0; i < 2000; i++) store.data.notifications.push(note(`ntf_${i}`, 150));
-    await store.commit(); // a checkpoint: measures the state (~500 KB)
+    const dir = await mkdtemp(join(tmpdir(), 'countersign-checkpoint-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const first = new Store(dir, { checkpointBytes: 32 * 1024 });
+    await first.open();
+    for (let i = 0; i < 2000; i++) first.notifications.insert(note(`ntf_${i}`, 150));
+    await first.commit();
+    expect(await checkpointOf(dir)).toBe(-1); // a commit journals; the store decides when to checkpoint
+    // A clean close checkpoints; opening measures the state (~500 KB).
+    await first.close();
+    const store = new Store(dir, { checkpointBytes: 32 * 1024 });
+    await store.open();
+    cleanups.unshift(() => store.close());
     const state = (await stat(join(dir, 'data.json'))).size;
     expect(state).toBeGreaterThan(400_000);
     const before = await churnUntilCheckpoint(dir, store, 1000);

@@ -31,14 +31,13 @@ describe('store group commit', () => {
       kind: 'reminder',
       created_at: '',
     };
-    store.data.notifications.push(n);
+    store.notifications.insert(n);
     const timeout = (ms: number) => new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), ms));
     // Each iteration commits again in the very continuation of the previous commit.
     const commits = async () => {
       for (let i = 0; i < 20; i++) {
-        n.created_at = String(i);
-        store.put('notifications', n);
-        await store.commitChanges();
+        store.notifications.update(n.id, { created_at: String(i) });
+        await store.commit();
       }
       return 'done' as const;
     };
@@ -48,7 +47,7 @@ describe('store group commit', () => {
     cleanups.pop();
     const again = new Store(dir);
     await again.open();
-    expect(again.data.notifications[0].created_at).toBe('19');
+    expect(again.notifications.get('ntf_1')?.created_at).toBe('19');
     await again.close();
     await rm(dir, { recursive: true, force: true });
   });

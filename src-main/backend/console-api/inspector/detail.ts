@@ -34,7 +34,7 @@ export async function deliveryDetail(ctx: RowContext, id: string): Promise<Deliv
   const d = ctx.history.getDelivery(id);
   if (!d || d.company_id !== ctx.companyId) throw notFound('delivery');
   const [attempts, storedBody] = await Promise.all([ctx.history.getAttempts(id), ctx.history.getEventBody(d.event_id)]);
-  const body = storedBody ?? ctx.store.data.pending_events.find((e) => e.id === d.event_id)?.body ?? null;
+  const body = storedBody ?? ctx.store.pendingEvents.get(d.event_id)?.body ?? null;
   const sub = ctx.store.subscriptions.get(d.subscription_id);
   const event = ctx.history.getEvent(d.event_id);
   return {

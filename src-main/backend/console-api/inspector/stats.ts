@@ -26,7 +26,7 @@ export function computeStats(
   index: DeliveryTimeIndex,
   f: InspectorFilter,
   minutes: number,
-  now = Date.now(),
+  now = ctx.receiver.clock.now(),
 ): InspectorStats {
   const lastStart = Math.floor(now / BUCKET_MS) * BUCKET_MS;
   const start = lastStart - (minutes - 1) * BUCKET_MS;

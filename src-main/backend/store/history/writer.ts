@@ -8,6 +8,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Loc, Segment } from './segments.js';
+import { systemClock, type Timer } from '../../clock.js';
 
 /** Consecutive bytes of one segment: earlier slab views, then an open range of the current slab. */
 interface Chunk {
@@ -46,7 +47,7 @@ export class SegmentWriter {
   private writeWaiters: Waiter[] = [];
   private syncWaiters: Waiter[] = [];
   private pumping: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private fh: FileHandle | null = null;
   private fhSeg: Segment | null = null;
   private failure: unknown = null;
@@ -83,7 +84,8 @@ export class SegmentWriter {
     this.queuedBytes += bytes;
     if (this.queuedBytes >= this.opts.batchBytes) this.kick();
     else if (!this.timer) {
-      this.timer = setTimeout(() => {
+      // Real time even under a manual clock: this batches writes, it is not the service's time.
+      this.timer = systemClock.setTimeout(() => {
         this.timer = null;
         this.kick();
       }, this.opts.delayMs);
@@ -116,7 +118,7 @@ export class SegmentWriter {
     try {
       await this.flush();
     } finally {
-      if (this.timer) clearTimeout(this.timer);
+      systemClock.clearTimeout(this.timer);
       this.timer = null;
       while (this.pumping) await this.pumping;
       const fh = this.fh;
@@ -128,7 +130,7 @@ export class SegmentWriter {
 
   private kick(): void {
     if (this.timer) {
-      clearTimeout(this.timer);
+      systemClock.clearTimeout(this.timer);
       this.timer = null;
     }
     if (this.pumping) return;

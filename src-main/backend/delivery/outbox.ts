@@ -1,0 +1,268 @@
+// The outbox: the one writer of what is still to be delivered (the store's pending
+// events and pending deliveries) and of every delivery's summary in the history log.
+// An event and one pending delivery per target are added in the same synchronous step
+// as the change that caused them, so the caller's single commit makes all of it durable
+// before the API answers; the engine (the listener) is handed each delivery only once
+// a commit has made it durable, so nothing is ever sent that a crash could forget.
+//
+// One source of truth for a delivery's progress (attempts made, when the next is due,
+// its status): its summary in the history log. Every attempt is logged there within
+// milliseconds, and every store write flushes the log too, whereas a copy on the store
+// row could only follow in a later batch; with both, a crash left them disagreeing and
+// they had to be reconciled at start. So a row only says that a delivery is owed and
+// what to send: a retry writes nothing to the store, and a delivery touches the store
+// twice, when it is enqueued and when it ends.
+import type { Clock } from '../clock.js';
+import { ApiError, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Store } from '../store/store.js';
+import type { DeepReadonly } from '../store/table.js';
+import type { PendingDelivery, PendingEvent, SubscriptionRecord } from '../store/schema.js';
+import type { DeliverySummary, HistoryLog } from '../store/history-types.js';
+import { logAttempt, type EndedAttempt } from './attempt-log.js';
+import type { EventType } from '@shared/api-types.js';
+
+/** A delivery to attempt from `dueAt`, `attempts` made so far. */
+export interface OutboxWork {
+  row: DeepReadonly<PendingDelivery>;
+  attempts: number;
+  dueAt: number;
+}
+
+/** What the outbox tells the delivery engine. */
+export interface OutboxListener {
+  /** Deliveries a commit has just made durable: new ones, or finished ones put back by a redelivery. */
+  added(work: OutboxWork[]): void;
+  /** A delivery whose row was already stored is to be attempted again at once (a redelivery). */
+  again(work: OutboxWork): void;
+  /** A subscription's pending deliveries were cancelled, durably. */
+  cancelled(subscriptionId: string): void;
+}
+
+export interface NewEvent {
+  company_id: string;
+  type: EventType;
+  document_id: string | null;
+  data: Record<string, unknown>;
+  /** webhook.test: the one subscription it is sent to. */
+  subscription_id?: string;
+}
+
+/** What enqueue() added. */
+export interface Enqueued {
+  event_id: string;
+  deliveries: DeepReadonly<PendingDelivery>[];
+}
+
+export interface OutboxDeps {
+  store: Store;
+  history: HistoryLog;
+  clock: Clock;
+}
+
+export class Outbox {
+  private listener: OutboxListener | null = null;
+  /** Pending deliveries per event id (an event leaves the store with its last one); built when first needed. */
+  private refs: Map<string, number> | null = null;
+
+  constructor(private readonly deps: OutboxDeps) {
+    deps.store.onReload(() => (this.refs = null));
+  }
+
+  /** The engine; told of new work after each commit. */
+  listen(listener: OutboxListener): void {
+    this.listener = listener;
+  }
+
+  /**
+   * Adds an event (recorded in the history log whatever its targets) and one pending
+   * delivery per target. The caller commits; the engine hears of the deliveries once that is durable.
+   */
+  enqueue(event: NewEvent, targets: readonly DeepReadonly<SubscriptionRecord>[]): Enqueued {
+    const { store, history, clock } = this.deps;
+    const id = newId('evt');
+    const now = clock.now();
+    const timestamp = new Date(now).toISOString();
+    const body = JSON.stringify({ id, type: event.type, timestamp, data: event.data });
+    const { company_id, type, document_id } = event;
+    history.recordEvent({ id, company_id, type, timestamp, document_id, subscription_id: event.subscription_id ?? null }, body);
+    if (targets.length === 0) return { event_id: id, deliveries: [] };
+    store.pendingEvents.insert({ id, company_id, type, timestamp, document_id, body });
+    const work: OutboxWork[] = [];
+    for (const sub of targets) {
+      const row = store.pendingDeliveries.insert({
+        id: newId('msg'),
+        event_id: id,
+        subscription_id: sub.public_id,
+        company_id,
+        event_type: type,
+        document_id,
+        created_at: timestamp,
+      });
+      history.recordDelivery(summaryOf(row, sub.url, 0, now));
+      work.push({ row, attempts: 0, dueAt: now });
+    }
+    this.counts().set(id, targets.length);
+    store.whenDurable(() => this.listener?.added(work));
+    return { event_id: id, deliveries: work.map((w) => w.row) };
+  }
+
+  /**
+   * Sends a delivery again (same webhook-id, attempts continue counting), even when it
+   * had succeeded or failed for good. Resolves once the new pending state is durable.
+   */
+  async redeliver(deliveryId: string): Promise<DeliverySummary> {
+    const { store, history, clock } = this.deps;
+    const summary = history.getDelivery(deliveryId);
+    if (!summary) throw notFound('delivery');
+    const sub = store.subscriptions.get(summary.subscription_id);
+    if (!sub) throw notFound('subscription');
+    let row = store.pendingDeliveries.get(deliveryId);
+    const wasStored = row !== undefined;
+    if (!row) {
+      await this.restoreEvent(summary);
+      row = store.pendingDeliveries.get(deliveryId) ?? this.insertRow(summary);
+    }
+    const current = history.getDelivery(deliveryId) ?? summary;
+    const t = clock.now();
+    const updated: DeliverySummary = { ...current, url: sub.url, status: 'pending', next_attempt_at: t };
+    history.recordDelivery(updated);
+    const work: OutboxWork = { row, attempts: current.attempts, dueAt: t };
+    // A stored row is durable already (and may be in flight): the engine acts at once.
+    if (wasStored) this.listener?.again(work);
+    else store.whenDurable(() => this.listener?.added([work]));
+    await store.commit();
+    return updated;
+  }
+
+  /** Cancels every pending delivery of a subscription (which the caller deletes and commits). */
+  cancelFor(subscriptionId: string): string[] {
+    const rows = this.deps.store.pendingDeliveries.filter((d) => d.subscription_id === subscriptionId);
+    for (const row of rows) {
+      this.finish(row);
+      this.markCancelled(row.id);
+    }
+    this.deps.store.whenDurable(() => this.listener?.cancelled(subscriptionId));
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Every stored delivery with its progress, for the engine's start (and after the store
+   * reloaded). Deliveries the log says ended (the store's removal was lost) leave now.
+   */
+  stored(): OutboxWork[] {
+    const { store, history, clock } = this.deps;
+    this.refs = null;
+    const counts = this.counts();
+    const now = clock.now();
+    const work: OutboxWork[] = [];
+    const ended: DeepReadonly<PendingDelivery>[] = [];
+    for (const row of store.pendingDeliveries.values()) {
+      const logged = history.getDelivery(row.id);
+      if (logged && (logged.status === 'succeeded' || logged.status === 'failed')) ended.push(row);
+      else work.push({ row, attempts: logged?.attempts ?? 0, dueAt: logged?.next_attempt_at ?? now });
+    }
+    for (const row of ended) this.finish(row);
+    // Events no delivery needs (left behind by a crash or an older version).
+    const orphans = store.pendingEvents.filter((e) => !counts.has(e.id));
+    for (const e of orphans) store.pendingEvents.remove(e.id);
+    if (ended.length > 0 || orphans.length > 0) store.commitLater();
+    return work;
+  }
+
+  has(deliveryId: string): boolean {
+    return this.deps.store.pendingDeliveries.has(deliveryId);
+  }
+
+  /** The pending event (with its exact body), if it is still in the store. */
+  event(eventId: string): DeepReadonly<PendingEvent> | undefined {
+    return this.deps.store.pendingEvents.get(eventId);
+  }
+
+  /** An event's body from the history log (once it left the store). */
+  loggedBody(eventId: string): Promise<string | undefined> {
+    return this.deps.history.getEventBody(eventId);
+  }
+
+  /** Logs an ended attempt: the attempt itself and the delivery's new summary. */
+  logAttempt(ended: EndedAttempt): void {
+    logAttempt(this.deps.history, ended);
+  }
+
+  /** The delivery is over: its row leaves the store, and its event with its last delivery. */
+  finish(row: DeepReadonly<PendingDelivery>): void {
+    const counts = this.counts(); // counted with the row still in
+    if (!this.deps.store.pendingDeliveries.remove(row.id)) return;
+    const n = (counts.get(row.event_id) ?? 1) - 1;
+    if (n > 0) return void counts.set(row.event_id, n);
+    counts.delete(row.event_id);
+    this.deps.store.pendingEvents.remove(row.event_id);
+  }
+
+  /** Records a delivery as cancelled in the history log (once). */
+  markCancelled(deliveryId: string): void {
+    const summary = this.deps.history.getDelivery(deliveryId);
+    if (summary && summary.status !== 'cancelled')
+      this.deps.history.recordDelivery({ ...summary, status: 'cancelled', next_attempt_at: null });
+  }
+
+  private counts(): Map<string, number> {
+    if (this.refs) return this.refs;
+    const refs = new Map<string, number>();
+    for (const d of this.deps.store.pendingDeliveries.values()) refs.set(d.event_id, (refs.get(d.event_id) ?? 0) + 1);
+    return (this.refs = refs);
+  }
+
+  /** Puts a delivery's event back in the store from the history log, if it left it. */
+  private async restoreEvent(summary: DeliverySummary): Promise<void> {
+    const { store, history } = this.deps;
+    if (store.pendingEvents.has(summary.event_id)) return;
+    const body = await history.getEventBody(summary.event_id);
+    if (body === undefined) throw new ApiError('not_found', 'The event of this delivery is no longer kept, so it cannot be sent again.');
+    if (store.pendingEvents.has(summary.event_id)) return; // restored meanwhile
+    store.pendingEvents.insert({
+      id: summary.event_id,
+      company_id: summary.company_id,
+      type: summary.event_type,
+      timestamp: history.getEvent(summary.event_id)?.timestamp ?? summary.created_at,
+      document_id: summary.document_id,
+      body,
+    });
+  }
+
+  private insertRow(summary: DeliverySummary): DeepReadonly<PendingDelivery> {
+    const counts = this.counts(); // counted without the row
+    const row = this.deps.store.pendingDeliveries.insert({
+      id: summary.id,
+      event_id: summary.event_id,
+      subscription_id: summary.subscription_id,
+      company_id: summary.company_id,
+      event_type: summary.event_type,
+      document_id: summary.document_id,
+      created_at: summary.created_at,
+    });
+    counts.set(row.event_id, (counts.get(row.event_id) ?? 0) + 1);
+    return row;
+  }
+}
+
+/** A new delivery's first summary. */
+function summaryOf(row: DeepReadonly<PendingDelivery>, url: string, attempts: number, nextAt: number): DeliverySummary {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    subscription_id: row.subscription_id,
+    company_id: row.company_id,
+    document_id: row.document_id,
+    url,
+    status: 'pending',
+    attempts,
+    created_at: row.created_at,
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    last_duration_ms: null,
+    next_attempt_at: nextAt,
+  };
+}
