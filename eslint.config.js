@@ -85,5 +85,33 @@ export default tseslint.config(
     files: ['test/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // Small files and functions (docs/architecture.md): a reader can hold one whole.
+    files: ['src-main/**/*.{ts,tsx}', 'src-renderer/**/*.{ts,tsx}', 'src-shared/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 80 }],
+    },
+  },
+  {
+    // Functions still over 80 lines, each being split by the work that touches its file
+    // next. This list only ever shrinks; an empty list is the goal.
+    files: [
+      'src-main/backend/receiver/receiver.ts',
+      'src-main/backend/receiver/verdict.ts',
+      'src-renderer/screens/api-keys/ApiKeysScreen.tsx',
+      'src-renderer/screens/inspector/CaptureDetail.tsx',
+      'src-renderer/screens/inspector/CompareView.tsx',
+      'src-renderer/screens/inspector/DeliveryDetail.tsx',
+      'src-renderer/screens/inspector/ExportImport.tsx',
+      'src-renderer/screens/inspector/InspectorScreen.tsx',
+      'src-renderer/screens/inspector/ReplayForm.tsx',
+      'src-renderer/screens/inspector/VirtualList.tsx',
+      'src-renderer/screens/receiver/InboxForm.tsx',
+      'src-renderer/screens/receiver/TunnelPanel.tsx',
+      'src-renderer/screens/webhooks/SubscriptionScreen.tsx',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
   prettier,
 );

@@ -20,6 +20,34 @@ export interface IpcDeps {
 
 type Handler<K extends IpcName> = (event: IpcMainInvokeEvent, args: unknown[]) => Promise<IpcContract[K]['result']>;
 
+/** Asks where to save an export (a native dialog) and writes it there. */
+async function saveExport(win: BrowserWindow | null, suggestedName: unknown, text: string): Promise<IpcContract['saveExport']['result']> {
+  const options = { title: 'Save export', defaultPath: join(app.getPath('downloads'), sanitizeFileName(suggestedName)) };
+  const choice = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+  if (choice.canceled || !choice.filePath) return { saved: false };
+  await writeFile(choice.filePath, text, 'utf8');
+  return { saved: true, path: choice.filePath };
+}
+
+/** Asks for a file to import (a native dialog) and reads it, refusing folders and oversized files. */
+async function openImport(win: BrowserWindow | null): Promise<IpcContract['openImport']['result']> {
+  const options = {
+    title: 'Import',
+    properties: ['openFile' as const],
+    filters: [
+      { name: 'JSON', extensions: ['json'] },
+      { name: 'All files', extensions: ['*'] },
+    ],
+  };
+  const choice = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+  const file = choice.filePaths[0];
+  if (choice.canceled || !file) return { opened: false };
+  const info = await stat(file);
+  if (!info.isFile()) throw new IpcArgumentError('not a file');
+  checkImportSize(info.size);
+  return { opened: true, name: basename(file), contents: await readFile(file, 'utf8') };
+}
+
 export function registerIpcHandlers(deps: IpcDeps): () => void {
   const registered: string[] = [];
   function handle<K extends IpcName>(name: K, handler: Handler<K>): void {
@@ -43,33 +71,11 @@ export function registerIpcHandlers(deps: IpcDeps): () => void {
 
   handle('saveExport', async (event, [suggestedName, contents, ...rest]) => {
     checkNoArgs(rest);
-    const text = checkExportContents(contents);
-    const options = { title: 'Save export', defaultPath: join(app.getPath('downloads'), sanitizeFileName(suggestedName)) };
-    const win = parentWindow(event);
-    const choice = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
-    if (choice.canceled || !choice.filePath) return { saved: false };
-    await writeFile(choice.filePath, text, 'utf8');
-    return { saved: true, path: choice.filePath };
+    return saveExport(parentWindow(event), suggestedName, checkExportContents(contents));
   });
-
   handle('openImport', async (event, args) => {
     checkNoArgs(args);
-    const options = {
-      title: 'Import',
-      properties: ['openFile' as const],
-      filters: [
-        { name: 'JSON', extensions: ['json'] },
-        { name: 'All files', extensions: ['*'] },
-      ],
-    };
-    const win = parentWindow(event);
-    const choice = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
-    const file = choice.filePaths[0];
-    if (choice.canceled || !file) return { opened: false };
-    const info = await stat(file);
-    if (!info.isFile()) throw new IpcArgumentError('not a file');
-    checkImportSize(info.size);
-    return { opened: true, name: basename(file), contents: await readFile(file, 'utf8') };
+    return openImport(parentWindow(event));
   });
 
   handle('setSecret', async (_event, [name, value, ...rest]) => {

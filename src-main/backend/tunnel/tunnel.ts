@@ -50,6 +50,37 @@ function errorMessage(err: unknown): string {
   return m || 'ngrok failed without a message';
 }
 
+/** A state to show: the authtoken never appears in it, even inside ngrok's own messages. */
+function scrubbed(next: TunnelState, token: string | undefined): TunnelState {
+  const s: TunnelState = { status: next.status };
+  if (next.public_url) s.public_url = next.public_url;
+  if (next.message) s.message = token ? next.message.split(token).join('[authtoken]') : next.message;
+  return s;
+}
+
+/** ngrok's forward(), bounded: a listener that arrives after the timeout is closed, not kept. */
+async function forwardWithin(lib: NgrokLike, options: Parameters<NgrokLike['forward']>[0], timeoutMs: number): Promise<Listener> {
+  const attempt = lib.forward(options);
+  let timer: Timer | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = systemClock.setTimeout(
+      () => reject(new Error(`No answer from ngrok within ${Math.round(timeoutMs / 1000)} s (is there a network?)`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([attempt, timeout]);
+  } catch (err) {
+    attempt.then(
+      (late) => late.close().catch(() => undefined),
+      () => undefined,
+    );
+    throw err;
+  } finally {
+    systemClock.clearTimeout(timer);
+  }
+}
+
 export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown as NgrokLike): Tunnel {
   let token = deps.authtoken?.trim() || undefined;
   let current: TunnelState = token ? { status: 'off' } : { status: 'offline', message: NO_TOKEN_MESSAGE };
@@ -58,11 +89,8 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
   let generation = 0;
   const timeoutMs = deps.connectTimeoutMs ?? 20_000;
 
-  const scrub = (text: string) => (token ? text.split(token).join('[authtoken]') : text);
   const set = (next: TunnelState) => {
-    const s: TunnelState = { status: next.status };
-    if (next.public_url) s.public_url = next.public_url;
-    if (next.message) s.message = scrub(next.message);
+    const s = scrubbed(next, token);
     const same = s.status === current.status && s.public_url === current.public_url && s.message === current.message;
     current = s;
     if (!same) deps.bus.emit({ kind: 'tunnel', state: s.status });
@@ -93,21 +121,12 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
         set({ status: 'connecting', message: 'Connection to ngrok lost; reconnecting.' });
       if (status === 'connected' && current.status === 'connecting') set({ status: 'online', public_url: listener.url() ?? undefined });
     };
-    const attempt = lib.forward({
-      addr: deps.targetUrl(),
-      authtoken: token,
-      onStatusChange,
-      ...(deps.serverAddr ? { server_addr: deps.serverAddr } : {}),
-    });
-    let timer: Timer | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = systemClock.setTimeout(
-        () => reject(new Error(`No answer from ngrok within ${Math.round(timeoutMs / 1000)} s (is there a network?)`)),
+    try {
+      const l = await forwardWithin(
+        lib,
+        { addr: deps.targetUrl(), authtoken: token, onStatusChange, ...(deps.serverAddr ? { server_addr: deps.serverAddr } : {}) },
         timeoutMs,
       );
-    });
-    try {
-      const l = await Promise.race([attempt, timeout]);
       if (gen !== generation) {
         await l.close().catch(() => undefined);
         return { ...current };
@@ -117,17 +136,10 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
       if (!url) throw new Error('ngrok connected but gave no public URL');
       set({ status: 'online', public_url: url });
     } catch (err) {
-      // A listener that arrives after the timeout is not wanted any more.
-      attempt.then(
-        (late) => (listener === late ? undefined : late.close().catch(() => undefined)),
-        () => undefined,
-      );
       if (gen === generation) {
         await closeListener();
         set({ status: 'error', message: errorMessage(err) });
       }
-    } finally {
-      systemClock.clearTimeout(timer);
     }
     return { ...current };
   }
@@ -135,15 +147,8 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
   return {
     state: () => ({ ...current }),
     async autostart() {
-      if (!token) {
-        set({ status: 'offline', message: NO_TOKEN_MESSAGE });
-        return;
-      }
-      try {
-        await start();
-      } catch (err) {
-        set({ status: 'error', message: errorMessage(err) });
-      }
+      if (!token) return set({ status: 'offline', message: NO_TOKEN_MESSAGE });
+      await start().catch((err: unknown) => set({ status: 'error', message: errorMessage(err) }));
     },
     start,
     async stop() {
