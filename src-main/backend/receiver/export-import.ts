@@ -7,6 +7,7 @@
 // secret back; importing the same file twice adds nothing the second time.
 import type { Store } from '../store/store.js';
 import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../store/history-types.js';
+import { importedAttempt, importedDelivery, importedEvent } from './import-records.js';
 import { validationError } from '../errors.js';
 import { parseResponseMode } from './inbox-input.js';
 import type { Receiver } from './receiver.js';
@@ -192,31 +193,31 @@ export async function applyImport(
     if (c && receiver.addCapture(c)) r.captures_added++;
     else r.skipped++;
   }
-  for (const raw of file.events as unknown[]) {
-    const e = isObj(raw) && isObj(raw.event) ? (raw.event as unknown as EventSummary) : null;
-    if (!e || !isStr(e.id) || !isStr(e.type) || history.getEvent(e.id)) {
-      if (!e || !isStr(e.id)) r.skipped++;
-      continue;
+  for (const item of file.events as unknown[]) {
+    const raw = isObj(item) ? item : {};
+    const e = importedEvent(raw.event, companyId);
+    if (!e) r.skipped++;
+    else if (!history.getEvent(e.id)) {
+      history.recordEvent(e, isStr(raw.body) ? raw.body : '');
+      r.events_added++;
     }
-    history.recordEvent(
-      { ...e, company_id: companyId },
-      isStr((raw as Record<string, unknown>).body) ? ((raw as Record<string, unknown>).body as string) : '',
-    );
-    r.events_added++;
   }
-  for (const raw of file.deliveries as unknown[]) {
-    const d = isObj(raw) && isObj(raw.delivery) ? (raw.delivery as unknown as DeliverySummary) : null;
-    if (!d || !isStr(d.id) || !isStr(d.event_id) || !isStr(d.subscription_id)) {
+  for (const item of file.deliveries as unknown[]) {
+    const raw = isObj(item) ? item : {};
+    const d = importedDelivery(raw.delivery, companyId);
+    if (!d) {
       r.skipped++;
       continue;
     }
     if (history.getDelivery(d.id)) continue;
-    // Imported deliveries are a record of the past: they are shown, never attempted.
-    history.recordDelivery({ ...d, company_id: companyId });
-    const attempts = Array.isArray((raw as Record<string, unknown>).attempts)
-      ? ((raw as Record<string, unknown>).attempts as AttemptRecord[])
-      : [];
-    for (const a of attempts) if (isObj(a) && a.delivery_id === d.id) history.recordAttempt(a);
+    // Imported deliveries are a record of the past: shown, never attempted (and marked so).
+    history.recordDelivery(d);
+    const attempts = Array.isArray(raw.attempts) ? (raw.attempts as unknown[]) : [];
+    for (const a of attempts) {
+      const attempt = importedAttempt(a, d.id);
+      if (attempt) history.recordAttempt(attempt);
+      else r.skipped++;
+    }
     r.deliveries_added++;
   }
   await history.flush();
