@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecret } from '../../src-main/backend/delivery/signing.js';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { startSink } from '../helpers/sink.js';
 import { waitUntil } from '../helpers/wait.js';
 
 let a: TestBackend;
@@ -136,6 +137,58 @@ describe('export and import', () => {
     await new Promise((r) => setTimeout(r, 300));
     const captures = (await api('GET', `/inboxes/${inbox.id}/captures`)).body.data;
     expect(captures.filter((c: any) => c.webhook_id === 'msg_forged1')).toEqual([]);
+  });
+
+  it('leaves no credential header in the file: captures, attempts and answers (issue 9 finding 11)', async () => {
+    const api = a.consoleApi;
+    const inbox = (await api('POST', '/inboxes', { name: 'credentials' })).body;
+    const captured = {
+      Authorization: 'Bearer cs_live_captured_api_key',
+      'X-Api-Key': 'cs_captured_x_api_key',
+      Cookie: 'sid=captured_cookie',
+      'X-Auth-Token': 'captured_auth_token',
+      'Stripe-Signature': 't=1,v1=captured_stripe_signature',
+      'webhook-signature': 'v1,kept_standard_webhooks_signature',
+    };
+    await fetch(inbox.local_url, { method: 'POST', headers: { 'content-type': 'application/json', ...captured }, body: '{}' });
+    // A subscriber that answers with a cookie: the attempt log keeps the answer's headers.
+    const sink = await startSink();
+    sink.respond = (_req, res) => {
+      res.setHeader('Set-Cookie', 'session=answered_cookie');
+      res.end('ok');
+    };
+    try {
+      const sub = (await a.api('POST', '/v2/webhooks', { url: `${sink.url}/hook`, type: 'webhook.test' })).body;
+      await a.api('POST', `/v2/webhooks/${sub.public_id}/test`);
+      await sink.waitFor(1);
+      await waitUntil(
+        'the attempt to be logged',
+        async () => (await a.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data[0]?.status === 'succeeded',
+      );
+    } finally {
+      await sink.close();
+    }
+    const exported = await api('GET', '/export');
+    for (const leaked of [
+      'cs_live_captured_api_key',
+      'cs_captured_x_api_key',
+      'captured_cookie',
+      'captured_auth_token',
+      'captured_stripe',
+      'answered_cookie',
+    ])
+      expect(exported.text).not.toContain(leaked);
+    const capture = exported.body.captures.find((c: any) => c.inbox_id === inbox.id);
+    const headers = Object.fromEntries(capture.headers.map(([n, v]: [string, string]) => [n.toLowerCase(), v]));
+    expect(headers).toMatchObject({
+      authorization: '[credential removed]',
+      cookie: '[credential removed]',
+      'content-type': 'application/json',
+    });
+    expect(headers['webhook-signature']).toBe('v1,kept_standard_webhooks_signature');
+    const attempt = exported.body.deliveries.find((d: any) => d.delivery.url === `${sink.url}/hook`)?.attempts[0];
+    expect(attempt?.response.headers['set-cookie']).toBe('[credential removed]');
+    expect(attempt?.request.headers['webhook-signature']).toMatch(/^v1,/);
   });
 
   it('refuses a file that is not an export', async () => {

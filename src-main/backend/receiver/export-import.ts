@@ -1,9 +1,11 @@
 // One file with a company's delivery log (events, deliveries, attempts) and the
 // receiver's inboxes and captures, for offline demos and bug reports; and its import.
-// Guards against secrets leaving in the file: inboxes carry only a fingerprint, and as
-// a last line of defence every known secret (pasted inbox secrets, subscription
-// secret_keys, with and without the whsec_ prefix) is replaced wherever it appears in
-// the text, e.g. echoed in a captured body. Imports are validated and never bring a
+// Guards against secrets leaving in the file: inboxes carry only a fingerprint; every
+// credential header (Authorization, cookies, API keys, tokens…: the one rule,
+// src-shared/credential-headers.ts) of a capture, an attempt or an answer has its value
+// removed; and as a last line of defence every known secret (pasted inbox secrets,
+// subscription secret_keys, with and without the whsec_ prefix) is replaced wherever it
+// appears in the text, e.g. echoed in a captured body. Imports are validated and never bring a
 // secret back; importing the same file twice adds nothing the second time.
 import type { Store } from '../store/store.js';
 import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../store/history-types.js';
@@ -14,6 +16,7 @@ import type { Receiver } from './receiver.js';
 import { fingerprint } from './verdict.js';
 import { DEFAULT_RESPONSE, type Capture } from './types.js';
 import type { BodyFields, CaptureFields, ImportResult } from '@shared/receiver-types.js';
+import { withoutCredentialPairs, withoutCredentials } from '@shared/credential-headers.js';
 import type { ResponseMode } from '@shared/receiver-types.js';
 
 export const EXPORT_FORMAT = 'countersign-export';
@@ -70,7 +73,7 @@ export async function buildExport(deps: {
     const page = history.listDeliveries({ company_id: companyId }, { limit: 100, starting_after: after });
     for (const d of page.data) {
       if (deliveries.length >= max) break;
-      deliveries.push({ delivery: d, attempts: await history.getAttempts(d.id) });
+      deliveries.push({ delivery: d, attempts: (await history.getAttempts(d.id)).map(attemptWithoutCredentials) });
       eventIds.add(d.event_id);
     }
     if (!page.has_more || page.data.length === 0) break;
@@ -92,7 +95,8 @@ export async function buildExport(deps: {
   for (const i of inboxes) {
     for (const c of receiver.captures.list(i.id)) {
       const { body, ...rest } = c;
-      captures.push({ ...rest, ...bodyFields(body) });
+      const response = { ...rest.response, headers: withoutCredentials(rest.response.headers) };
+      captures.push({ ...rest, headers: withoutCredentialPairs(rest.headers), response, ...bodyFields(body) });
     }
   }
   const file: ExportFile = {
@@ -110,6 +114,15 @@ export async function buildExport(deps: {
   // replacement keeps the text valid JSON.
   for (const s of knownSecrets(store, receiver)) text = text.split(s).join(SECRET_REMOVED);
   return text;
+}
+
+/** An attempt as exported: the request's and the answer's credential headers removed (credential-headers.ts). */
+function attemptWithoutCredentials(a: AttemptRecord): AttemptRecord {
+  return {
+    ...a,
+    request: { ...a.request, headers: withoutCredentials(a.request.headers) },
+    response: a.response && { ...a.response, headers: withoutCredentials(a.response.headers) },
+  };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
