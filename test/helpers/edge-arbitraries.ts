@@ -59,7 +59,7 @@ export function expectErrorShape(res: EdgeResponse, what: string): void {
 }
 
 /** Everything a request could change: the store's tables and extensions, every inbox's captures, the delivery log. */
-export async function stateDigest(b: Backend): Promise<string> {
+export function stateDigest(b: Backend): string {
   const s = b.store;
   const tables = [s.companies, s.users, s.apiKeys, s.subscriptions, s.documents, s.pendingEvents, s.pendingDeliveries, s.notifications];
   const parts: unknown[] = tables.map((t) => t.all());
@@ -71,7 +71,8 @@ export async function stateDigest(b: Backend): Promise<string> {
     );
   for (const c of s.companies.all()) {
     const page = b.history.listDeliveries({ company_id: c.id }, { limit: 100 });
-    for (const d of page.data) parts.push(d, (await b.history.getAttempts(d.id)).length, b.history.getEvent(d.event_id));
+    // A delivery's summary counts its attempts: enough to see one added, without reading them from disk.
+    for (const d of page.data) parts.push(d, b.history.getEvent(d.event_id));
   }
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
