@@ -8,12 +8,11 @@
 //   printf '%s' on standard input (as base64, decoded by `base64 -d`, when it is bytes
 //   or holds a NUL, which no shell word can carry); a URL starting with "-" is passed
 //   after --url so that curl cannot read it as an option;
-// - leaking credentials into a command that gets pasted into chats and tickets: the
-//   headers in NEVER_IN_CURL are left out, as are those that belong to one connection
-//   (curl sets its own) and any header that could not be sent as it is (CR, LF, NUL).
-
-/** Credentials: never written into a command line. */
-export const CREDENTIAL_HEADERS = ['x-api-key', 'authorization', 'x-console-token', 'cookie'] as const;
+// - leaking credentials into a command that gets pasted into chats and tickets: every
+//   credential header (the one rule, credential-headers.ts) is left out, as are those
+//   that belong to one connection (curl sets its own) and any header that could not be
+//   sent as it is (CR, LF, NUL).
+import { isCredentialHeader } from './credential-headers.js';
 
 /** Headers of one connection or hop (Proxy-Authorization is a credential for the next proxy only), or that an HTTP client sets itself. */
 export const HOP_BY_HOP_HEADERS = [
@@ -31,8 +30,12 @@ export const HOP_BY_HOP_HEADERS = [
   'proxy-authenticate',
 ] as const;
 
-/** Header names (lower case) that are never put in a curl line. */
-export const NEVER_IN_CURL: ReadonlySet<string> = new Set<string>([...CREDENTIAL_HEADERS, ...HOP_BY_HOP_HEADERS]);
+const HOP_BY_HOP: ReadonlySet<string> = new Set<string>(HOP_BY_HOP_HEADERS);
+
+/** Whether a header (any case) is never put in a curl line: a credential, or one of one connection. */
+export function leftOutOfCurl(name: string): boolean {
+  return isCredentialHeader(name) || HOP_BY_HOP.has(name.toLowerCase());
+}
 
 /** The body as text (sent as UTF-8) or as bytes in base64. */
 export type CurlBody = { text: string } | { base64: string };
@@ -85,7 +88,7 @@ export function curlCommand(req: CurlRequest): string {
   const url = req.url.startsWith('-') ? ['--url', shellQuote(req.url)] : [shellQuote(req.url)];
   const parts = ['curl', '-sS', '-X', shellQuote(req.method), ...url];
   for (const [name, value] of req.headers) {
-    if (NEVER_IN_CURL.has(name.toLowerCase()) || UNSENDABLE.test(name) || UNSENDABLE.test(value)) continue;
+    if (leftOutOfCurl(name) || UNSENDABLE.test(name) || UNSENDABLE.test(value)) continue;
     parts.push('-H', shellQuote(`${name}: ${value}`));
   }
   const body = req.body;

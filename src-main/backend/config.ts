@@ -27,6 +27,19 @@ export interface BackendConfig {
   allowedHosts: string[];
   /** Fixed console token (tests); random per run when absent. */
   consoleToken?: string;
+  /** The receiver's own limits (docs/receiver.md section 1; receiver/types.ts ReceiverLimits). */
+  receiver: ReceiverSettings;
+}
+
+export interface ReceiverSettings {
+  /** Largest body an inbox keeps (bytes); larger is 413. */
+  bodyLimit: number;
+  /** Bodies being received plus captures waiting for the disk (bytes), all inboxes; past it, 503. */
+  memoryBudget: number;
+  /** Requests one inbox may have open at once; past it, 503. */
+  maxOpenPerInbox: number;
+  /** Time a sender has to send a whole request (ms); headers must come within min(10 s, this). */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -67,6 +80,30 @@ export function parseAllowedHosts(raw: string | undefined): string[] {
 }
 
 type Env = Record<string, string | undefined>;
+
+const MIB = 1024 * 1024;
+
+/** COUNTERSIGN_RECEIVER_*: the receiver's limits. The budget must hold two bodies at least. */
+export function receiverSettings(env: Env): ReceiverSettings {
+  const bodyLimit = intSetting('COUNTERSIGN_RECEIVER_BODY_LIMIT', env.COUNTERSIGN_RECEIVER_BODY_LIMIT, MIB, 1024, 64 * MIB);
+  const memoryBudget = intSetting('COUNTERSIGN_RECEIVER_MEMORY_BUDGET', env.COUNTERSIGN_RECEIVER_MEMORY_BUDGET, 64 * MIB, MIB, 4096 * MIB);
+  if (memoryBudget < 2 * bodyLimit)
+    throw new ConfigError(
+      `COUNTERSIGN_RECEIVER_MEMORY_BUDGET (${memoryBudget}) must be at least twice COUNTERSIGN_RECEIVER_BODY_LIMIT (${bodyLimit})`,
+    );
+  return {
+    bodyLimit,
+    memoryBudget,
+    maxOpenPerInbox: intSetting('COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX', env.COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX, 64, 1, 4096),
+    requestTimeoutMs: intSetting(
+      'COUNTERSIGN_RECEIVER_REQUEST_TIMEOUT_MS',
+      env.COUNTERSIGN_RECEIVER_REQUEST_TIMEOUT_MS,
+      30_000,
+      1000,
+      600_000,
+    ),
+  };
+}
 
 /** Reads `--port N`, `--receiver-port N`, `--data-dir DIR` (and `--flag=value`), falling back to the environment. */
 export function loadConfig(argv: string[], env: Env = process.env, defaults: Partial<BackendConfig> = {}): BackendConfig {
@@ -110,5 +147,6 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
     allowedHosts: parseAllowedHosts(env.COUNTERSIGN_ALLOWED_HOSTS),
     consoleToken: defaults.consoleToken,
+    receiver: receiverSettings(env),
   };
 }

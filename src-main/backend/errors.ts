@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'invalid_document_status'
+  | 'delivery_imported'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'validation_error'
@@ -24,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   invalid_document_status: 409,
+  delivery_imported: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,

@@ -20,6 +20,7 @@ import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
+import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
 
 export interface BackendAddresses {
@@ -173,7 +174,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const apiServer = createServer((req, res) => {
     if (!fastRead(req, res)) app(req, res);
   });
-  const receiverServer = createServer(receiver.app);
+  const receiverServer = createReceiverServer(receiver);
   const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, apiServer, receiverServer, warnings, ports };
   let stopping: Promise<void> | undefined;
 

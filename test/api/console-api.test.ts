@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../helpers/config.js';
 import { createBackend, type Backend, type BackendAddresses } from '../../src-main/backend/index.js';
+import { otherCompanyAdmin } from '../helpers/backend.js';
 import { CONSOLE_CSP } from '../../src-main/backend/console-api/static.js';
 
 const TOKEN = 'console-test-token-0123456789';
@@ -286,11 +287,7 @@ describe('live stream', () => {
     expect(listeners()).toBe(before + 1);
 
     // Another company's document must not show up.
-    const other = await fetch(`${urls.api_url}/v2/test_helpers/api_keys`, {
-      method: 'POST',
-      headers: { 'x-api-key': ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ role: 'admin', company: 'Other Co' }),
-    }).then((r) => r.json() as Promise<any>);
+    const other = { key: await otherCompanyAdmin(backend, 'Other Co') };
     const hidden = await fetch(`${urls.api_url}/v2/test_helpers/documents`, {
       method: 'POST',
       headers: { 'x-api-key': other.key, 'content-type': 'application/json' },

@@ -2,7 +2,7 @@
 // every other case to Express. The rate limit switches the fast path off, so a backend
 // with a generous limit serves the same route through Express for comparison.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { otherCompanyAdmin, startTestBackend, type TestBackend } from '../helpers/backend.js';
 
 let fast: TestBackend;
 let viaExpress: TestBackend;
@@ -42,7 +42,7 @@ describe('GET /documents/{id} fast path', () => {
     expect((await fast.api('GET', `/documents/${a.public_id}`, undefined, null)).body.error.code).toBe('unauthorized');
     expect((await fast.api('GET', `/documents/${a.public_id}`, undefined, 'cs_wrong')).body.error.code).toBe('unauthorized');
     expect((await fast.api('GET', '/documents/doc_unknown')).body.error.code).toBe('not_found');
-    const other = (await fast.api('POST', '/v2/test_helpers/api_keys', { role: 'admin', company: 'Elsewhere' })).body.key;
+    const other = await otherCompanyAdmin(fast.backend, 'Elsewhere');
     expect((await fast.api('GET', `/documents/${a.public_id}`, undefined, other)).status).toBe(404);
     expect((await fast.api('GET', `/documents/${a.public_id}?expand=1`)).body.public_id).toBe(a.public_id);
     expect((await fast.api('GET', `/documents/${a.public_id}/`)).status).toBe(200);

@@ -3,7 +3,7 @@
 // requests from "another sender" posted straight to an inbox, and a second company
 // whose deliveries must never show. Only loopback addresses are ever sent to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { otherCompanyAdmin, startTestBackend, type TestBackend } from '../helpers/backend.js';
 import { waitUntil } from '../helpers/wait.js';
 
 let t: TestBackend;
@@ -30,17 +30,17 @@ beforeAll(async () => {
   docId = doc.body.public_id;
   await t.api('POST', `/v2/test_helpers/documents/${docId}/send`, {});
   // Another company, subscribed to inbox B: its deliveries land, but its log is not ours.
-  const other = await t.api('POST', '/v2/test_helpers/api_keys', { role: 'admin', company: 'Other Co' });
-  await t.api('POST', '/v2/webhooks', { url: inboxB.local_url, type: 'all' }, other.body.key);
+  const otherKey = await otherCompanyAdmin(t.backend, 'Other Co');
+  await t.api('POST', '/v2/webhooks', { url: inboxB.local_url, type: 'all' }, otherKey);
   const otherDoc = await t.api(
     'POST',
     '/v2/test_helpers/documents',
     { title: 'Theirs', recipients: [{ name: 'Zed', email: 'z@example.com' }] },
-    other.body.key,
+    otherKey,
   );
-  const otherSub = (await t.api('GET', '/v2/webhooks', undefined, other.body.key)).body.data[0].public_id;
+  const otherSub = (await t.api('GET', '/v2/webhooks', undefined, otherKey)).body.data[0].public_id;
   otherDelivery = await waitUntil('the other company delivery', async () => {
-    const log = await t.api('GET', `/v2/webhooks/${otherSub}/deliveries`, undefined, other.body.key);
+    const log = await t.api('GET', `/v2/webhooks/${otherSub}/deliveries`, undefined, otherKey);
     return log.body.data.find((d: any) => d.status === 'succeeded' && d.document_id === otherDoc.body.public_id)?.id;
   });
   // Our two deliveries (created, sent) and their two captures.

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecret } from '../../src-main/backend/delivery/signing.js';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { startSink } from '../helpers/sink.js';
 import { waitUntil } from '../helpers/wait.js';
 
 let a: TestBackend;
@@ -68,15 +69,126 @@ describe('export and import', () => {
     expect(again.body).toMatchObject({ inboxes_created: 0, captures_added: 0, deliveries_added: 0, events_added: 0 });
 
     const roundTrip = (await apiB('GET', '/export')).body;
+    // What was imported says so, in the next export too.
+    expect(roundTrip.events.every((e: any) => e.event.imported === true)).toBe(true);
+    expect(roundTrip.deliveries.every((d: any) => d.delivery.imported === true)).toBe(true);
     const strip = (f: any) => ({
       inboxes: f.inboxes.map((i: any) => ({ ...i, secret_fingerprint: null, created_at: null })),
       captures: f.captures,
-      events: f.events.map((e: any) => ({ ...e, event: { ...e.event, company_id: null } })),
-      deliveries: f.deliveries.map((d: any) => ({ ...d, delivery: { ...d.delivery, company_id: null } })),
+      events: f.events.map((e: any) => ({ ...e, event: { ...e.event, company_id: null, imported: null } })),
+      deliveries: f.deliveries.map((d: any) => ({ ...d, delivery: { ...d.delivery, company_id: null, imported: null } })),
     });
     expect(strip(roundTrip)).toEqual(strip(file));
     // An imported inbox never brings a secret back.
     expect((await apiB('GET', `/inboxes/${pastedInbox.id}`)).body.secret.source).toBe('none');
+  });
+
+  it('an imported made-up event naming a real subscription is never sent with its secret (issue 9 finding 5)', async () => {
+    const api = a.consoleApi;
+    const inbox = (await api('POST', '/inboxes', { name: 'forgery target' })).body;
+    const sub = (await api('POST', `/inboxes/${inbox.id}/subscribe`, {})).body.subscription;
+    const at = new Date().toISOString();
+    const forged = {
+      format: 'countersign-export',
+      version: 1,
+      inboxes: [],
+      captures: [],
+      events: [
+        {
+          event: { id: 'evt_forged1', type: 'document.completed', timestamp: at, document_id: null, subscription_id: null },
+          body: JSON.stringify({ id: 'evt_forged1', type: 'document.completed', data: { refund: 'everything' } }),
+        },
+      ],
+      deliveries: [
+        {
+          delivery: {
+            id: 'msg_forged1',
+            event_id: 'evt_forged1',
+            event_type: 'document.completed',
+            subscription_id: sub.public_id,
+            document_id: null,
+            url: inbox.local_url,
+            status: 'failed',
+            attempts: 1,
+            created_at: at,
+            last_attempt_at: at,
+            last_status_code: 500,
+            last_error: null,
+            last_duration_ms: 3,
+            next_attempt_at: null,
+            smuggled: '<script>alert(1)</script>',
+          },
+          attempts: [{ delivery_id: 'msg_forged1', nonsense: true }],
+        },
+      ],
+    };
+    const imported = await api('POST', '/import', forged);
+    expect(imported.body).toMatchObject({ events_added: 1, deliveries_added: 1, skipped: 1 });
+
+    const path = `/v2/webhooks/${sub.public_id}/deliveries/msg_forged1`;
+    const redelivered = await a.api('POST', `${path}/redeliver`);
+    expect(redelivered.status).toBe(409);
+    expect(redelivered.body.error.code).toBe('delivery_imported');
+    // The record is still shown, as it was imported, and nothing unknown came in with it.
+    const shown = await a.api('GET', path);
+    expect(shown.body).toMatchObject({ id: 'msg_forged1', status: 'failed', attempts: 1, attempt_log: [] });
+    expect(shown.text).not.toMatch(/smuggled|imported|<script>/);
+    // Nothing was signed and sent: the inbox never heard of it.
+    await new Promise((r) => setTimeout(r, 300));
+    const captures = (await api('GET', `/inboxes/${inbox.id}/captures`)).body.data;
+    expect(captures.filter((c: any) => c.webhook_id === 'msg_forged1')).toEqual([]);
+  });
+
+  it('leaves no credential header in the file: captures, attempts and answers (issue 9 finding 11)', async () => {
+    const api = a.consoleApi;
+    const inbox = (await api('POST', '/inboxes', { name: 'credentials' })).body;
+    const captured = {
+      Authorization: 'Bearer cs_live_captured_api_key',
+      'X-Api-Key': 'cs_captured_x_api_key',
+      Cookie: 'sid=captured_cookie',
+      'X-Auth-Token': 'captured_auth_token',
+      'Stripe-Signature': 't=1,v1=captured_stripe_signature',
+      'webhook-signature': 'v1,kept_standard_webhooks_signature',
+    };
+    await fetch(inbox.local_url, { method: 'POST', headers: { 'content-type': 'application/json', ...captured }, body: '{}' });
+    // A subscriber that answers with a cookie: the attempt log keeps the answer's headers.
+    const sink = await startSink();
+    sink.respond = (_req, res) => {
+      res.setHeader('Set-Cookie', 'session=answered_cookie');
+      res.end('ok');
+    };
+    try {
+      const sub = (await a.api('POST', '/v2/webhooks', { url: `${sink.url}/hook`, type: 'webhook.test' })).body;
+      await a.api('POST', `/v2/webhooks/${sub.public_id}/test`);
+      await sink.waitFor(1);
+      await waitUntil(
+        'the attempt to be logged',
+        async () => (await a.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data[0]?.status === 'succeeded',
+      );
+    } finally {
+      await sink.close();
+    }
+    const exported = await api('GET', '/export');
+    for (const leaked of [
+      'cs_live_captured_api_key',
+      'cs_captured_x_api_key',
+      'captured_cookie',
+      'captured_auth_token',
+      'captured_stripe',
+      'answered_cookie',
+    ])
+      expect(exported.text).not.toContain(leaked);
+    const capture = exported.body.captures.find((c: any) => c.inbox_id === inbox.id);
+    const headers = Object.fromEntries(capture.headers.map(([n, v]: [string, string]) => [n.toLowerCase(), v]));
+    expect(headers).toMatchObject({
+      authorization: '[credential removed]',
+      cookie: '[credential removed]',
+      'content-type': 'application/json',
+    });
+    expect(headers['webhook-signature']).toBe('v1,kept_standard_webhooks_signature');
+    const attempt = exported.body.deliveries.find((d: any) => d.delivery.url === `${sink.url}/hook`)?.attempts[0];
+    expect(attempt?.response.headers['set-cookie']).toBe('[credential removed]');
+    expect(attempt?.request.headers['webhook-signature']).toMatch(/^v1,/);
   });
 
   it('refuses a file that is not an export', async () => {

@@ -1,7 +1,8 @@
 // The role and company matrix (CONTRACT.md section 3): admins and members of two
 // companies against every route family; another company's ids answer exactly as unknown ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allStoredText, startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { allStoredText, otherCompanyAdmin, startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { hashKey } from '../../src-main/backend/domain/api-keys.js';
 
 let t: TestBackend;
 let keys: { adminA: string; memberA: string; adminB: string; memberB: string };
@@ -10,9 +11,8 @@ let subA: string;
 
 beforeAll(async () => {
   t = await startTestBackend();
-  const mk = async (role: string, company?: string) =>
-    (await t.api('POST', '/v2/test_helpers/api_keys', { role, company })).body.key as string;
-  keys = { adminA: await mk('admin'), memberA: await mk('member'), adminB: await mk('admin', 'Other Co'), memberB: '' };
+  const mk = async (role: string) => (await t.api('POST', '/v2/test_helpers/api_keys', { role })).body.key as string;
+  keys = { adminA: await mk('admin'), memberA: await mk('member'), adminB: await otherCompanyAdmin(t.backend, 'Other Co'), memberB: '' };
   keys.memberB = (await t.api('POST', '/v2/test_helpers/api_keys', { role: 'member' }, keys.adminB)).body.key;
   docA = (
     await t.api(
@@ -57,6 +57,28 @@ describe('roles', () => {
 });
 
 describe('company isolation', () => {
+  it('an admin cannot mint a key in another company, existing or not (issue 9 finding 6)', async () => {
+    const store = t.backend.store;
+    const counts = () => [store.companies.all().length, store.apiKeys.all().length, store.users.all().length];
+    const before = counts();
+    const existing = await t.api('POST', '/v2/test_helpers/api_keys', { role: 'admin', company: 'Other Co' }, keys.adminA);
+    const unknown = await t.api('POST', '/v2/test_helpers/api_keys', { role: 'admin', company: 'Brand New Co' }, keys.adminA);
+    for (const res of [existing, unknown]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('forbidden');
+      expect(res.text).not.toMatch(/cs_/);
+    }
+    // The same answer either way: nothing said about which companies exist.
+    expect(existing.body).toEqual(unknown.body);
+    expect(counts()).toEqual(before);
+    // Its own company, by name or by id, is still accepted.
+    const ownId = store.apiKeys.byHash(hashKey(keys.adminA))!.company_id;
+    const byName = await t.api('POST', '/v2/test_helpers/api_keys', { role: 'member', company: 'Demo Company' }, keys.adminA);
+    const byId = await t.api('POST', '/v2/test_helpers/api_keys', { role: 'member', company: ownId }, keys.adminA);
+    expect([byName.status, byId.status]).toEqual([201, 201]);
+    expect([byName.body.company.id, byId.body.company.id]).toEqual([ownId, ownId]);
+  });
+
   it("another company's document answers 404 exactly like an unknown one", async () => {
     for (const key of [keys.adminB, keys.memberB]) {
       const other = await t.api('GET', `/documents/${docA}`, undefined, key);

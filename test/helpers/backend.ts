@@ -1,5 +1,6 @@
 // A real backend in-process for API tests: port 0 on loopback, a fresh temp data
 // directory (the real lowdb file, never an in-memory adapter), and a tiny fetch helper.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import type { BackendConfig } from '../../src-main/backend/config.js';
 import { testConfig } from './config.js';
 import { createBackend, type Backend, type BackendAddresses, type BackendOptions } from '../../src-main/backend/index.js';
 import { callApi, consoleCaller, type ApiResponse } from './http.js';
+import { ensureCompanyAdmin } from '../../src-main/backend/domain/api-keys.js';
 
 export type { ApiResponse } from './http.js';
 
@@ -32,7 +34,7 @@ export async function makeDataDir(): Promise<string> {
 export async function startTestBackend(
   overrides: Partial<BackendConfig> = {},
   dataDir?: string,
-  options: Pick<BackendOptions, 'clock'> = {},
+  options: Pick<BackendOptions, 'clock' | 'rendererDir'> = {},
 ): Promise<TestBackend> {
   const dir = dataDir ?? (await makeDataDir());
   const backend = createBackend(
@@ -78,4 +80,15 @@ export async function allStoredText(dataDir: string): Promise<string> {
   const files = (await readdir(dataDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
   const texts = await Promise.all(files.map((e) => readFile(join(e.parentPath, e.name), 'utf8')));
   return texts.join('\n');
+}
+
+/**
+ * An admin key in another company, made the way the person running the service seeds
+ * one (the API makes keys only in the caller's own company): for isolation tests.
+ */
+export async function otherCompanyAdmin(backend: Backend, company: string): Promise<string> {
+  const key = `cs_test_other_${randomBytes(12).toString('hex')}`;
+  const { store, history, bus, clock, outbox } = backend;
+  await ensureCompanyAdmin({ store, history, bus, clock, outbox, appUrl: () => backend.addresses().app_url }, company, key, 'test seed');
+  return key;
 }

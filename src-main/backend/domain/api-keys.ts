@@ -1,6 +1,7 @@
 // API keys: shown once when made, stored only as a SHA-256 hash (a key is 192 random
 // bits, so a fast hash is enough: there is nothing to brute-force). Guards against a
-// copied store file handing out working keys.
+// copied store file handing out working keys, and against an admin minting keys in
+// another company (tenant isolation: keys are made only in the caller's own).
 import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.js';
 import { ApiError, notFound } from '../errors.js';
@@ -58,8 +59,16 @@ function mintKey(
   return { key, ...keyView(rec, company) };
 }
 
+/**
+ * A new key in the caller's own company. `company` may only name that company (by name
+ * or id): a key in any other, existing or not, would hand the caller another tenant's
+ * data or let it squat a name (issue 9 finding 6). The answer is the same for both, so
+ * it says nothing about which companies exist.
+ */
 export async function createApiKey(ctx: DomainContext, actor: Actor, input: { role: Role; company?: string; label?: string }) {
-  const company = input.company ? findOrCreateCompany(ctx, input.company) : ctx.store.companies.get(actor.company_id)!;
+  const company = ctx.store.companies.get(actor.company_id)!;
+  if (input.company !== undefined && input.company !== company.name && input.company !== company.id)
+    throw new ApiError('forbidden', 'Keys are made only in your own company: leave "company" out, or give its own name.');
   const made = mintKey(ctx, company, input.role, input.label ?? `${input.role} key`);
   await ctx.store.commit();
   ctx.bus.emit({ kind: 'api_key', company_id: company.id, id: made.id });
@@ -83,12 +92,24 @@ export async function revokeApiKey(ctx: DomainContext, actor: Actor, id: string)
   ctx.bus.emit({ kind: 'api_key', company_id: actor.company_id, id });
 }
 
-/** COUNTERSIGN_ADMIN_KEY: makes sure a Demo Company admin with this key exists. */
-export async function ensureSeed(ctx: DomainContext, adminKey: string | undefined): Promise<void> {
-  const company = findOrCreateCompany(ctx, DEMO_COMPANY);
-  if (adminKey && !ctx.store.apiKeys.byHash(hashKey(adminKey))) mintKey(ctx, company, 'admin', 'COUNTERSIGN_ADMIN_KEY', adminKey);
+/**
+ * Makes sure the company exists and, if a key is given, that an admin with this key
+ * does. For those who start the service (the seed below), never for an API caller.
+ */
+export async function ensureCompanyAdmin(
+  ctx: DomainContext,
+  companyName: string,
+  adminKey: string | undefined,
+  label: string,
+): Promise<void> {
+  const company = findOrCreateCompany(ctx, companyName);
+  if (adminKey && !ctx.store.apiKeys.byHash(hashKey(adminKey))) mintKey(ctx, company, 'admin', label, adminKey);
   await ctx.store.commit();
 }
+
+/** COUNTERSIGN_ADMIN_KEY: makes sure a Demo Company admin with this key exists. */
+export const ensureSeed = (ctx: DomainContext, adminKey: string | undefined): Promise<void> =>
+  ensureCompanyAdmin(ctx, DEMO_COMPANY, adminKey, 'COUNTERSIGN_ADMIN_KEY');
 
 /** A fresh admin key for this run's console; the previous run's console key is revoked. */
 export async function createConsoleSession(ctx: DomainContext) {

@@ -2,7 +2,7 @@
 // Ownership is checked here (another company's ids are not found), state transitions
 // live in lifecycle.ts, and every change is committed before a method resolves.
 // Deliveries go through the outbox (ctx.outbox); the domain never calls the engine.
-import { notFound, validationError } from '../errors.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import type { Actor, DomainContext } from './context.js';
 import * as keys from './api-keys.js';
 import * as subs from './subscriptions.js';
@@ -11,6 +11,9 @@ import type { Action } from './lifecycle.js';
 import { allowedActions } from './lifecycle.js';
 import { attemptView, deliveryView, documentView } from './views.js';
 import type { EventType, Role } from '@shared/api-types.js';
+
+const importedDelivery = () =>
+  new ApiError('delivery_imported', 'This delivery was imported from a file: it is a record only and is never sent again.');
 
 export class Domain {
   constructor(private readonly ctx: DomainContext) {}
@@ -59,6 +62,9 @@ export class Domain {
     subs.findSubscription(this.ctx, companyId, subscriptionId);
     const d = this.ctx.history.getDelivery(deliveryId);
     if (!d || d.company_id !== companyId || d.subscription_id !== subscriptionId) throw notFound('delivery');
+    // An imported record names a real subscription, but its body was made elsewhere:
+    // sending it would sign a stranger's body with this subscription's live secret.
+    if (d.imported || this.ctx.history.getEvent(d.event_id)?.imported) throw importedDelivery();
     const updated = await this.ctx.outbox.redeliver(deliveryId);
     this.ctx.bus.emit({
       kind: 'delivery',

@@ -30,6 +30,6 @@ export function attemptView(a: AttemptRecord): Attempt {
 }
 
 export function deliveryView(d: DeliverySummary): Delivery {
-  const { company_id: _company, ...rest } = d;
+  const { company_id: _company, imported: _imported, ...rest } = d;
   return { ...rest, next_attempt_at: isoOrNull(d.next_attempt_at) };
 }

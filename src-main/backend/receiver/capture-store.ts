@@ -4,44 +4,44 @@
 // captures and `maxBytesPerInbox` body bytes per inbox, oldest dropped first; the file
 // is compacted (rewritten from memory, atomically by rename) once it holds twice that.
 // A torn last line (crash mid-append) is skipped on load, never fatal.
-import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+// Guards against an upload flood growing memory without limit: what waits for the disk
+// is a list of captures (no copies), written in batches by one writer per inbox; a
+// capture that retention drops before it was written is never written; a compaction
+// is one pending flag, streamed from the list when its turn comes. queuedBytes() is
+// what waits, so the receiver can refuse new requests (503) while the disk lags.
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendParts, captureWeight, fromLine, lineBytes, toLine, writeAll } from './capture-file.js';
 import type { Capture, ReceiverLimits } from './types.js';
 
 interface InboxCaptures {
   /** Oldest first. */
   list: Capture[];
   bytes: number;
+  /** Kept but not yet in the file, oldest first. */
+  pending: Capture[];
+  /** Weight of `pending` plus the batch being written. */
+  queued: number;
+  /** The file is to be rewritten from `list` at the writer's next turn. */
+  compactWanted: boolean;
+  /** A writer is working for this inbox. */
+  writing: boolean;
   /** Lines and bytes in the file since the last compaction. */
   fileLines: number;
   fileBytes: number;
 }
 
-type StoredCapture = Omit<Capture, 'body'> & { body: string };
-
-function toLine(c: Capture): string {
-  const stored: StoredCapture = { ...c, body: c.body.toString('base64') };
-  return JSON.stringify(stored) + '\n';
-}
-
-function fromLine(line: string): Capture | null {
-  try {
-    const s = JSON.parse(line) as StoredCapture;
-    if (typeof s?.id !== 'string' || typeof s.inbox_id !== 'string' || typeof s.body !== 'string') return null;
-    return { ...s, body: Buffer.from(s.body, 'base64') };
-  } catch {
-    return null;
-  }
-}
-
 const SAFE_ID = /^inb_[0-9A-Za-z]{1,64}$/;
+/** Lines appended in one write (a single bigger line is written alone). */
+const BATCH_BYTES = 1024 * 1024;
 
 export class CaptureStore {
   private readonly inboxes = new Map<string, InboxCaptures>();
   private readonly byId = new Map<string, Capture>();
-  /** One chain of file operations per inbox, so appends and compactions never interleave. */
+  /** One chain of file operations per inbox id, so appends, compactions and deletion never interleave. */
   private readonly chains = new Map<string, Promise<void>>();
+  private queuedTotal = 0;
   onError: (err: unknown) => void = (err) => console.error('[receiver] capture file write failed:', err);
 
   constructor(
@@ -58,7 +58,7 @@ export class CaptureStore {
   private entry(inboxId: string): InboxCaptures {
     let e = this.inboxes.get(inboxId);
     if (!e) {
-      e = { list: [], bytes: 0, fileLines: 0, fileBytes: 0 };
+      e = { list: [], bytes: 0, pending: [], queued: 0, compactWanted: false, writing: false, fileLines: 0, fileBytes: 0 };
       this.inboxes.set(inboxId, e);
     }
     return e;
@@ -94,39 +94,119 @@ export class CaptureStore {
       const old = e.list[drop++];
       e.bytes -= old.body.length;
       this.byId.delete(old.id);
+      // Dropped before its turn to be written: it never will be (pending is oldest first).
+      if (e.pending[0] === old) this.unqueue(e, e.pending.shift()!);
     }
     if (drop > 0) e.list.splice(0, drop);
     const overFile = e.fileLines > 2 * this.limits.maxCapturesPerInbox || e.fileBytes > 2 * this.limits.maxBytesPerInbox + 1024 * 1024;
-    if (overFile) this.compact(inboxId, e);
+    if (overFile && !e.compactWanted) {
+      e.compactWanted = true;
+      this.kick(inboxId, e);
+    }
+  }
+
+  private unqueue(e: InboxCaptures, c: Capture): void {
+    const w = captureWeight(c);
+    e.queued -= w;
+    this.queuedTotal -= w;
   }
 
   /** Keeps a new capture (memory at once, file in the background). */
   add(c: Capture): void {
     const e = this.entry(c.inbox_id);
     if (this.byId.has(c.id)) return;
+    this.file(c.inbox_id);
     this.push(e, c);
-    const line = toLine(c);
-    e.fileLines++;
-    e.fileBytes += Buffer.byteLength(line);
-    const path = this.file(c.inbox_id);
-    this.enqueue(c.inbox_id, async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      await appendFile(path, line, { mode: 0o600 });
-    });
+    e.pending.push(c);
+    const w = captureWeight(c);
+    e.queued += w;
+    this.queuedTotal += w;
     this.trim(c.inbox_id, e);
+    this.kick(c.inbox_id, e);
   }
 
-  private compact(inboxId: string, e: InboxCaptures): void {
-    const path = this.file(inboxId);
-    const snapshot = e.list.map(toLine).join('');
-    e.fileLines = e.list.length;
-    e.fileBytes = Buffer.byteLength(snapshot);
+  /** Bytes of captures kept in memory but not yet written, for one inbox or all. */
+  queuedBytes(inboxId?: string): number {
+    return inboxId === undefined ? this.queuedTotal : (this.inboxes.get(inboxId)?.queued ?? 0);
+  }
+
+  /** Starts the inbox's writer unless it is already at work. */
+  private kick(inboxId: string, e: InboxCaptures): void {
+    if (e.writing) return;
+    e.writing = true;
     this.enqueue(inboxId, async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      const tmp = `${path}.tmp`;
-      await writeFile(tmp, snapshot, { mode: 0o600 });
-      await rename(tmp, path);
+      try {
+        await this.drain(inboxId, e);
+      } finally {
+        e.writing = false;
+      }
     });
+  }
+
+  /** Writes until nothing waits: a wanted compaction first (it covers what is pending), else batches of appends. */
+  private async drain(inboxId: string, e: InboxCaptures): Promise<void> {
+    const path = this.file(inboxId);
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    while (this.inboxes.get(inboxId) === e && (e.compactWanted || e.pending.length > 0)) {
+      if (e.compactWanted) {
+        await this.compact(path, e);
+        continue;
+      }
+      const batch: Capture[] = [];
+      const parts: Buffer[] = [];
+      let bytes = 0;
+      while (e.pending.length > 0 && (batch.length === 0 || bytes < BATCH_BYTES)) {
+        const c = e.pending.shift()!;
+        const line = toLine(c);
+        batch.push(c);
+        parts.push(...line);
+        bytes += lineBytes(line);
+      }
+      try {
+        await appendParts(path, parts);
+        e.fileLines += batch.length;
+        e.fileBytes += bytes;
+      } catch (err) {
+        this.onError(err);
+      } finally {
+        for (const c of batch) this.unqueue(e, c);
+      }
+      this.trim(inboxId, e);
+    }
+  }
+
+  /** Rewrites the file as the list is now, a batch at a time (never the whole file in memory). */
+  private async compact(path: string, e: InboxCaptures): Promise<void> {
+    e.compactWanted = false;
+    const snapshot = [...e.list];
+    // Everything pending is in the snapshot (or was dropped by retention).
+    for (const c of e.pending.splice(0)) this.unqueue(e, c);
+    const tmp = `${path}.tmp`;
+    let bytes = 0;
+    try {
+      const fh = await open(tmp, 'w', 0o600);
+      try {
+        let parts: Buffer[] = [];
+        let size = 0;
+        for (let i = 0; i < snapshot.length; i++) {
+          const line = toLine(snapshot[i]);
+          parts.push(...line);
+          size += lineBytes(line);
+          if (size < BATCH_BYTES && i < snapshot.length - 1) continue;
+          await writeAll(fh, parts);
+          bytes += size;
+          parts = [];
+          size = 0;
+        }
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, path);
+      e.fileLines = snapshot.length;
+      e.fileBytes = bytes;
+    } catch (err) {
+      this.onError(err);
+    }
   }
 
   private enqueue(inboxId: string, op: () => Promise<void>): void {
@@ -158,7 +238,10 @@ export class CaptureStore {
   /** Forgets an inbox's captures and deletes its file. */
   dropInbox(inboxId: string): void {
     const e = this.inboxes.get(inboxId);
-    if (e) for (const c of e.list) this.byId.delete(c.id);
+    if (e) {
+      for (const c of e.list) this.byId.delete(c.id);
+      for (const c of e.pending.splice(0)) this.unqueue(e, c);
+    }
     this.inboxes.delete(inboxId);
     const path = this.file(inboxId);
     this.enqueue(inboxId, () => rm(path, { force: true }));

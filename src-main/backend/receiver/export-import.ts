@@ -1,18 +1,22 @@
 // One file with a company's delivery log (events, deliveries, attempts) and the
 // receiver's inboxes and captures, for offline demos and bug reports; and its import.
-// Guards against secrets leaving in the file: inboxes carry only a fingerprint, and as
-// a last line of defence every known secret (pasted inbox secrets, subscription
-// secret_keys, with and without the whsec_ prefix) is replaced wherever it appears in
-// the text, e.g. echoed in a captured body. Imports are validated and never bring a
+// Guards against secrets leaving in the file: inboxes carry only a fingerprint; every
+// credential header (Authorization, cookies, API keys, tokens…: the one rule,
+// src-shared/credential-headers.ts) of a capture, an attempt or an answer has its value
+// removed; and as a last line of defence every known secret (pasted inbox secrets,
+// subscription secret_keys, with and without the whsec_ prefix) is replaced wherever it
+// appears in the text, e.g. echoed in a captured body. Imports are validated and never bring a
 // secret back; importing the same file twice adds nothing the second time.
 import type { Store } from '../store/store.js';
 import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../store/history-types.js';
+import { importedAttempt, importedDelivery, importedEvent } from './import-records.js';
 import { validationError } from '../errors.js';
 import { parseResponseMode } from './inbox-input.js';
 import type { Receiver } from './receiver.js';
 import { fingerprint } from './verdict.js';
 import { DEFAULT_RESPONSE, type Capture } from './types.js';
 import type { BodyFields, CaptureFields, ImportResult } from '@shared/receiver-types.js';
+import { withoutCredentialPairs, withoutCredentials } from '@shared/credential-headers.js';
 import type { ResponseMode } from '@shared/receiver-types.js';
 
 export const EXPORT_FORMAT = 'countersign-export';
@@ -69,7 +73,7 @@ export async function buildExport(deps: {
     const page = history.listDeliveries({ company_id: companyId }, { limit: 100, starting_after: after });
     for (const d of page.data) {
       if (deliveries.length >= max) break;
-      deliveries.push({ delivery: d, attempts: await history.getAttempts(d.id) });
+      deliveries.push({ delivery: d, attempts: (await history.getAttempts(d.id)).map(attemptWithoutCredentials) });
       eventIds.add(d.event_id);
     }
     if (!page.has_more || page.data.length === 0) break;
@@ -91,7 +95,8 @@ export async function buildExport(deps: {
   for (const i of inboxes) {
     for (const c of receiver.captures.list(i.id)) {
       const { body, ...rest } = c;
-      captures.push({ ...rest, ...bodyFields(body) });
+      const response = { ...rest.response, headers: withoutCredentials(rest.response.headers) };
+      captures.push({ ...rest, headers: withoutCredentialPairs(rest.headers), response, ...bodyFields(body) });
     }
   }
   const file: ExportFile = {
@@ -109,6 +114,15 @@ export async function buildExport(deps: {
   // replacement keeps the text valid JSON.
   for (const s of knownSecrets(store, receiver)) text = text.split(s).join(SECRET_REMOVED);
   return text;
+}
+
+/** An attempt as exported: the request's and the answer's credential headers removed (credential-headers.ts). */
+function attemptWithoutCredentials(a: AttemptRecord): AttemptRecord {
+  return {
+    ...a,
+    request: { ...a.request, headers: withoutCredentials(a.request.headers) },
+    response: a.response && { ...a.response, headers: withoutCredentials(a.response.headers) },
+  };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -192,31 +206,31 @@ export async function applyImport(
     if (c && receiver.addCapture(c)) r.captures_added++;
     else r.skipped++;
   }
-  for (const raw of file.events as unknown[]) {
-    const e = isObj(raw) && isObj(raw.event) ? (raw.event as unknown as EventSummary) : null;
-    if (!e || !isStr(e.id) || !isStr(e.type) || history.getEvent(e.id)) {
-      if (!e || !isStr(e.id)) r.skipped++;
-      continue;
+  for (const item of file.events as unknown[]) {
+    const raw = isObj(item) ? item : {};
+    const e = importedEvent(raw.event, companyId);
+    if (!e) r.skipped++;
+    else if (!history.getEvent(e.id)) {
+      history.recordEvent(e, isStr(raw.body) ? raw.body : '');
+      r.events_added++;
     }
-    history.recordEvent(
-      { ...e, company_id: companyId },
-      isStr((raw as Record<string, unknown>).body) ? ((raw as Record<string, unknown>).body as string) : '',
-    );
-    r.events_added++;
   }
-  for (const raw of file.deliveries as unknown[]) {
-    const d = isObj(raw) && isObj(raw.delivery) ? (raw.delivery as unknown as DeliverySummary) : null;
-    if (!d || !isStr(d.id) || !isStr(d.event_id) || !isStr(d.subscription_id)) {
+  for (const item of file.deliveries as unknown[]) {
+    const raw = isObj(item) ? item : {};
+    const d = importedDelivery(raw.delivery, companyId);
+    if (!d) {
       r.skipped++;
       continue;
     }
     if (history.getDelivery(d.id)) continue;
-    // Imported deliveries are a record of the past: they are shown, never attempted.
-    history.recordDelivery({ ...d, company_id: companyId });
-    const attempts = Array.isArray((raw as Record<string, unknown>).attempts)
-      ? ((raw as Record<string, unknown>).attempts as AttemptRecord[])
-      : [];
-    for (const a of attempts) if (isObj(a) && a.delivery_id === d.id) history.recordAttempt(a);
+    // Imported deliveries are a record of the past: shown, never attempted (and marked so).
+    history.recordDelivery(d);
+    const attempts = Array.isArray(raw.attempts) ? (raw.attempts as unknown[]) : [];
+    for (const a of attempts) {
+      const attempt = importedAttempt(a, d.id);
+      if (attempt) history.recordAttempt(attempt);
+      else r.skipped++;
+    }
     r.deliveries_added++;
   }
   await history.flush();

@@ -14,14 +14,19 @@ export interface ReadBody {
   body: Buffer;
   size: number;
   tooLarge: boolean;
+  /** The receiver's memory budget had no room for the rest: nothing was kept (answered 503). */
+  overBudget: boolean;
 }
 
-/** Reads the whole body, or stops keeping it past `limit`. Rejects if the sender aborts. */
-export function readBody(req: IncomingMessage, limit: number): Promise<ReadBody> {
+/**
+ * Reads the whole body, or stops keeping it past `limit`, or as soon as `grow` (told
+ * the bytes kept so far) says they do not fit. Rejects if the sender aborts.
+ */
+export function readBody(req: IncomingMessage, limit: number, grow: (total: number) => boolean = () => true): Promise<ReadBody> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return Promise.resolve({ body: Buffer.alloc(0), size: declared, tooLarge: true });
+    return Promise.resolve({ body: Buffer.alloc(0), size: declared, tooLarge: true, overBudget: false });
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -30,21 +35,21 @@ export function readBody(req: IncomingMessage, limit: number): Promise<ReadBody>
     const finish = (r: ReadBody) => {
       if (done) return;
       done = true;
+      chunks.length = 0;
       resolve(r);
     };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (done) return;
+      if (done) return; // draining (discarding) so that the answer can be written
       if (size > limit) {
         const kept = Buffer.concat(chunks).subarray(0, OVERSIZE_KEEP);
-        chunks.length = 0;
         // Keep draining (discarding) so the 413 can be written; the socket closes after it.
-        finish({ body: kept, size, tooLarge: true });
-        return;
+        return finish({ body: Buffer.from(kept), size, tooLarge: true, overBudget: false });
       }
+      if (!grow(size)) return finish({ body: Buffer.alloc(0), size, tooLarge: false, overBudget: true });
       chunks.push(chunk);
     });
-    req.on('end', () => finish({ body: Buffer.concat(chunks), size, tooLarge: false }));
+    req.on('end', () => finish({ body: Buffer.concat(chunks), size, tooLarge: false, overBudget: false }));
     req.on('error', (err) => {
       if (!done) {
         done = true;

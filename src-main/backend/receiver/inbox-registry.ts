@@ -2,6 +2,7 @@
 // and the per-inbox counters that response modes and duplicate detection need. The
 // registry works on its own copy and stores the whole of it after every change.
 // Guards against secrets leaking: views carry a fingerprint, never the secret.
+import { createHash } from 'node:crypto';
 import type { ChangeBus } from '../bus.js';
 import type { Store } from '../store/store.js';
 import { isoNow, type Clock } from '../clock.js';
@@ -27,10 +28,14 @@ const IDS_KEPT = 20_000;
 /** An inbox as the console API shows it (its secret by fingerprint only). */
 export type InboxView = Inbox;
 
+/** Longer webhook-ids are remembered by a digest, so that a sender's 16 KiB ids cannot fill memory. */
+const KEY_KEPT_AS_IS = 64;
+
 /** A map that forgets its oldest keys past a size. */
 class BoundedCounts {
   private readonly m = new Map<string, number>();
-  bump(key: string): number {
+  bump(raw: string): number {
+    const key = raw.length <= KEY_KEPT_AS_IS ? raw : `#${createHash('sha256').update(raw).digest('base64url')}`;
     const n = (this.m.get(key) ?? 0) + 1;
     this.m.delete(key);
     this.m.set(key, n);

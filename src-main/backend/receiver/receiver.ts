@@ -3,11 +3,12 @@
 // ONLY inbox paths, `/in/<inbox_id>` and anything below. Every request there is
 // captured (raw bytes), verified, and answered by the inbox's response mode.
 // Guards against: anything but inboxes being reachable through the tunnel (every other
-// path is a JSON 404), oversize bodies (1 MiB, then 413), and the main store growing
-// with captures (they live in capture-store.ts, not in data.json).
+// path is a JSON 404), oversize bodies (1 MiB by default, then 413), a flood or slow
+// senders exhausting memory or slots (admission.ts, inbox-handler.ts, server.ts: 503 with
+// Retry-After, timeouts), and the main store growing with captures (they live in
+// capture-store.ts, not in data.json).
 import express from 'express';
 import { join } from 'node:path';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { BackendConfig } from '../config.js';
 import type { ChangeBus } from '../bus.js';
 import type { Store } from '../store/store.js';
@@ -16,15 +17,15 @@ import type { HistoryLog } from '../store/history-types.js';
 import { errorWriter, notFoundHandler } from '../http/error-writer.js';
 import { pageAfter } from '../http/paging.js';
 import { wellFormedPath } from '../http/path-check.js';
-import { newId } from '../ids.js';
+import { Admission } from './admission.js';
 import { CaptureStore } from './capture-store.js';
-import { PendingAnswers, readBody } from './inbound.js';
+import { PendingAnswers } from './inbound.js';
+import { inboxHandler } from './inbox-handler.js';
 import { InboxRegistry } from './inbox-registry.js';
-import { decideResponse } from './response-mode.js';
-import { computeVerdict, type SentRecord } from './verdict.js';
+import type { SentRecord } from './verdict.js';
 import { DEFAULT_LIMITS, type Capture, type ReceiverLimits } from './types.js';
 import type { Page } from '@shared/api-types.js';
-import type { CaptureResponse, CaptureSummary } from '@shared/receiver-types.js';
+import type { CaptureSummary } from '@shared/receiver-types.js';
 
 export type { InboxView } from './inbox-registry.js';
 
@@ -45,6 +46,10 @@ export interface ReceiverDeps {
 export interface Receiver {
   app: express.Express;
   readonly clock: Clock;
+  /** The limits in force (the listener's own are applied by server.ts). */
+  readonly limits: ReceiverLimits;
+  /** What requests hold now (open requests, bodies in flight). */
+  readonly admission: Admission;
   /** Reads inbox definitions and their captures; call once the store is open. */
   load(): void;
   readonly inboxes: InboxRegistry;
@@ -57,24 +62,6 @@ export interface Receiver {
   flush(): Promise<void>;
   /** Ends delayed and hung answers (hung sockets are destroyed). */
   close(): void;
-}
-
-const INBOX_PATH = /^\/in\/(inb_[0-9A-Za-z]+)(?:\/.*)?$/;
-
-function header(h: IncomingHttpHeaders, name: string): string | undefined {
-  const v = h[name];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-function eventTypeOf(body: Buffer, contentType: string | undefined): string | null {
-  if (!contentType?.toLowerCase().includes('json') || body.length === 0) return null;
-  try {
-    const v = JSON.parse(body.toString('utf8')) as unknown;
-    const t = v && typeof v === 'object' ? (v as { type?: unknown }).type : undefined;
-    return typeof t === 'string' ? t.slice(0, 200) : null;
-  } catch {
-    return null;
-  }
 }
 
 export function summarize(c: Capture): CaptureSummary {
@@ -96,8 +83,20 @@ export function summarize(c: Capture): CaptureSummary {
   };
 }
 
+/** The limits the configuration sets (COUNTERSIGN_RECEIVER_*); headers must come within 10 s or the whole request's time, if shorter. */
+function limitsOf(config: BackendConfig): Partial<ReceiverLimits> {
+  const r = config.receiver;
+  return {
+    bodyLimit: r.bodyLimit,
+    memoryBudget: r.memoryBudget,
+    maxOpenPerInbox: r.maxOpenPerInbox,
+    requestTimeoutMs: r.requestTimeoutMs,
+    headersTimeoutMs: Math.min(DEFAULT_LIMITS.headersTimeoutMs, r.requestTimeoutMs),
+  };
+}
+
 export function createReceiver(deps: ReceiverDeps): Receiver {
-  const limits: ReceiverLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const limits: ReceiverLimits = { ...DEFAULT_LIMITS, ...limitsOf(deps.config), ...deps.limits };
   const { store, bus } = deps;
   const clock = deps.clock ?? systemClock;
   const history = deps.history;
@@ -105,6 +104,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
   const captures = new CaptureStore(join(deps.config.dataDir, 'captures'), limits);
   const inboxes = new InboxRegistry({ store, bus, captures, limits, clock, localUrl: deps.localUrl, publicUrl: () => publicUrl() });
   const pending = new PendingAnswers();
+  const admission = new Admission(limits, (inboxId) => captures.queuedBytes(inboxId));
   let unsubscribe: (() => void) | undefined;
 
   const lookupSent = async (webhookId: string): Promise<SentRecord | undefined> => {
@@ -119,80 +119,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
   app.disable('x-powered-by');
   app.disable('etag');
 
-  app.use(async (req, res, next) => {
-    const m = INBOX_PATH.exec(req.path);
-    const inbox = m ? inboxes.record(m[1]) : undefined;
-    if (!inbox) return next();
-    const arrived = clock.now();
-    let read;
-    try {
-      read = await readBody(req, limits.bodyLimit);
-    } catch {
-      return; // the sender went away mid-body: nothing to capture or answer
-    }
-    const id = newId('cap');
-    const webhookId = header(req.headers, 'webhook-id') || null;
-    const counters = inboxes.counters(inbox.id);
-    const attempt = webhookId ? counters.seen(webhookId) : 1;
-    const modeAttempt = counters.modeAttempt(webhookId ?? '');
-    let response: CaptureResponse;
-    if (read.tooLarge) {
-      const error = {
-        error: { code: 'payload_too_large', message: `The body is larger than ${limits.bodyLimit} bytes; it was not kept or verified.` },
-      };
-      response = {
-        status: 413,
-        headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
-        body: JSON.stringify(error),
-        delay_ms: 0,
-        hang: false,
-      };
-    } else {
-      response = decideResponse(inbox.response, modeAttempt, id);
-    }
-    if (!response.hang) response.headers['x-countersign-capture'] = id;
-    const lower: Record<string, string | undefined> = {};
-    for (const name of Object.keys(req.headers)) lower[name] = header(req.headers, name);
-    const verdict = read.tooLarge
-      ? null
-      : await computeVerdict({
-          headers: lower,
-          body: read.body,
-          now: Math.floor(arrived / 1000),
-          candidates: inboxes.candidates(inbox),
-          lookupSent,
-        });
-    const rawHeaders: [string, string][] = [];
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
-    const capture: Capture = {
-      id,
-      inbox_id: inbox.id,
-      received_at: new Date(arrived).toISOString(),
-      method: req.method,
-      path: req.originalUrl,
-      headers: rawHeaders,
-      body: read.body,
-      size: read.size,
-      body_truncated: read.tooLarge,
-      remote_address: req.socket.remoteAddress ?? null,
-      webhook_id: webhookId,
-      event_type: eventTypeOf(read.body, lower['content-type']),
-      attempt_for_id: attempt,
-      duplicate: attempt > 1,
-      verdict,
-      response,
-    };
-    // The inbox may have been deleted while the verdict was computed.
-    if (inboxes.record(inbox.id)) {
-      captures.add(capture);
-      bus.emit({ kind: 'capture', inbox_id: inbox.id, id });
-    }
-    pending.send(res, response, limits.maxHangMs, (ms) => {
-      // Kept in memory only: the file has the capture as it arrived.
-      capture.response.sender_gave_up_after_ms = ms;
-      bus.emit({ kind: 'capture', inbox_id: inbox.id, id });
-    });
-  });
+  app.use(inboxHandler({ bus, clock, limits, inboxes, captures, admission, pending, lookupSent }));
 
   // Any other path: 400 if it is malformed, else 404; errors leave only through the one
   // error writer (http/error-writer.ts: no stack trace, no path).
@@ -202,6 +129,8 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
   return {
     app,
     clock,
+    limits,
+    admission,
     inboxes,
     captures,
     load() {

@@ -38,6 +38,20 @@ export interface ReceiverLimits {
   maxInboxes: number;
   /** A hung request is cut after this long even if the sender never gives up. */
   maxHangMs: number;
+  /**
+   * Bytes of bodies being received plus captures waiting for the disk, all inboxes
+   * together; a request that would pass it is answered 503 with Retry-After. One inbox
+   * may use a quarter of it (at least one body), so a flooded inbox never starves the rest.
+   */
+  memoryBudget: number;
+  /** Requests one inbox may have open at once (being received, delayed or hung); past it, 503. */
+  maxOpenPerInbox: number;
+  /** Time a sender has to send its headers. */
+  headersTimeoutMs: number;
+  /** Time a sender has to send its whole request, headers and body (a trickling sender is cut: 408). */
+  requestTimeoutMs: number;
+  /** Connections open at once on the receiver's listener (more are closed at once). */
+  maxConnections: number;
 }
 
 export const DEFAULT_LIMITS: ReceiverLimits = {
@@ -46,6 +60,15 @@ export const DEFAULT_LIMITS: ReceiverLimits = {
   maxBytesPerInbox: 32 * 1024 * 1024,
   maxInboxes: 100,
   maxHangMs: 10 * 60 * 1000,
+  memoryBudget: 64 * 1024 * 1024,
+  maxOpenPerInbox: 64,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 512,
 };
+
+/** What one inbox may hold of the memory budget (bodies being received plus captures waiting for the disk). */
+export const inboxShare = (l: Pick<ReceiverLimits, 'bodyLimit' | 'memoryBudget'>): number =>
+  Math.max(l.bodyLimit, Math.floor(l.memoryBudget / 4));
 
 export const TIMESTAMP_TOLERANCE_S = 5 * 60;

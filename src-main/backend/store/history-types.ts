@@ -12,6 +12,8 @@ export interface EventSummary {
   document_id: string | null;
   /** For webhook.test: the one subscription it was sent to. */
   subscription_id: string | null;
+  /** Came from an import file: a record only, never sent (receiver/import-records.ts). */
+  imported?: true;
 }
 
 /** An attempt as the API shows it (src-shared/api-types.ts), with the next attempt kept as epoch ms. */
@@ -24,6 +26,8 @@ export interface AttemptRecord extends Omit<Attempt, 'next_attempt_at'> {
 export interface DeliverySummary extends Omit<Delivery, 'next_attempt_at'> {
   company_id: string;
   next_attempt_at: number | null;
+  /** Came from an import file: a record only, never sent (receiver/import-records.ts). */
+  imported?: true;
 }
 
 export interface DeliveryFilter {

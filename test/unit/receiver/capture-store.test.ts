@@ -84,6 +84,31 @@ describe('capture store', () => {
     expect(reloaded.map((c) => c.id)).toEqual(s.list(INBOX).map((c) => c.id));
   });
 
+  it('counts what waits for the disk, per inbox and in all, until it is written', async () => {
+    const s = new CaptureStore(dir, DEFAULT_LIMITS);
+    for (let i = 0; i < 5; i++) s.add(capture(1000));
+    s.add(capture(1000, 'inb_other'));
+    expect(s.queuedBytes(INBOX)).toBeGreaterThanOrEqual(5000);
+    expect(s.queuedBytes()).toBe(s.queuedBytes(INBOX) + s.queuedBytes('inb_other'));
+    await s.flush();
+    expect(s.queuedBytes()).toBe(0);
+    expect((await readFile(join(dir, `${INBOX}.jsonl`), 'utf8')).trim().split('\n')).toHaveLength(5);
+  });
+
+  it('never writes a capture that retention dropped before its turn (a flood does not queue what is not kept)', async () => {
+    const s = new CaptureStore(dir, limits({ maxCapturesPerInbox: 3 }));
+    const made = Array.from({ length: 10 }, () => capture(100));
+    for (const c of made) s.add(c);
+    expect(s.queuedBytes(INBOX)).toBeLessThan(4 * 1024);
+    await s.flush();
+    const ids = (await readFile(join(dir, `${INBOX}.jsonl`), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
+    expect(ids).toEqual(made.slice(7).map((c) => c.id));
+    expect(s.queuedBytes()).toBe(0);
+  });
+
   it('refuses an inbox id that is not one (it names a file)', () => {
     const s = new CaptureStore(dir, DEFAULT_LIMITS);
     expect(() => s.add(capture(1, '../../etc/passwd'))).toThrow(/not an inbox id/);

@@ -1,6 +1,6 @@
 // A real receiver on loopback for unit tests: a fresh temp data directory, the real
-// store and history log, and the receiver's Express app on its own listener (port 0).
-import { createServer, type Server } from 'node:http';
+// store and history log, and the receiver on its own hardened listener (port 0).
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { Store } from '../../../src-main/backend/store/store.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { createReceiver, type Receiver } from '../../../src-main/backend/receiver/receiver.js';
+import { createReceiverServer } from '../../../src-main/backend/receiver/server.js';
 import type { Capture, ReceiverLimits } from '../../../src-main/backend/receiver/types.js';
 
 export interface ReceiverHarness {
@@ -42,7 +43,7 @@ export async function startReceiver(opts: { dir?: string; limits?: Partial<Recei
     limits: opts.limits,
   });
   receiver.load();
-  const server = createServer(receiver.app);
+  const server = createReceiverServer(receiver);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
   return {
