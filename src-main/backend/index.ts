@@ -119,7 +119,7 @@ async function unannounce(p: Parts): Promise<void> {
 async function startParts(p: Parts): Promise<void> {
   const { config, store, history, receiver } = p;
   const opened = await store.open();
-  if (opened.warning) p.warnings.push(opened.warning);
+  p.warnings.push(...opened.warnings);
   try {
     await history.open();
     store.alsoFlush(() => history.flush());
