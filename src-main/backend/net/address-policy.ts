@@ -167,7 +167,11 @@ export class AddressRefusedError extends Error {
   readonly code = 'EADDRREFUSED';
 }
 
-type Resolve = (host: string, options: LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type Resolve = (
+  host: string,
+  options: LookupAllOptions,
+  cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A lookup for net/tls.connect that only ever hands back addresses the policy allows. */

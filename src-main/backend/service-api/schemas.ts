@@ -72,10 +72,12 @@ export const documentPatch = z
   });
 
 export const newSubscription = z.strictObject({
-  url: z.string({ error: 'is required and must be a string' }).superRefine((v, ctx) => {
-    const p = subscriptionUrlProblem(v);
-    if (p) ctx.addIssue({ code: 'custom', message: p });
-  })
+  url: z
+    .string({ error: 'is required and must be a string' })
+    .superRefine((v, ctx) => {
+      const p = subscriptionUrlProblem(v);
+      if (p) ctx.addIssue({ code: 'custom', message: p });
+    })
     .transform(normaliseUrl),
   type: z.enum(['all', ...EVENT_TYPES], { error: `must be "all" or one of: ${EVENT_TYPES.join(', ')}` }),
   secret_key: z

@@ -90,9 +90,7 @@ describe('guardedLookup', () => {
     (host: string, _o: unknown, cb: (err: NodeJS.ErrnoException | null, a: LookupAddress[]) => void) =>
       cb(null, table[host] ?? []);
   const run = (lookup: ReturnType<typeof guardedLookup>, host: string, all: boolean) =>
-    new Promise<{ err: Error | null; address: unknown }>((resolve) =>
-      lookup(host, { all }, (err, address) => resolve({ err, address })),
-    );
+    new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup(host, { all }, (err, address) => resolve({ err, address })));
 
   it('refuses a name that resolves only to private addresses', async () => {
     const lookup = guardedLookup(off, fake({ 'internal.test': [{ address: '10.0.0.7', family: 4 }] }));
