@@ -1,15 +1,10 @@
 // The OpenAPI document: a third-party validator accepts it, GET /openapi.json serves it
-// without a key, docs/openapi.json and docs/api.md's delivery-semantics table are what
-// `npm run openapi` writes, and the tests' response check (test/helpers/openapi-check.ts)
-// refuses what the document does not say.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+// without a key, and the tests' response check (test/helpers/openapi-check.ts) refuses
+// what the document does not say. (The generated files: test/unit/openapi-files.test.ts.)
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { format, resolveConfig } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '@shared/api-types.js';
-import { openApiDocument, openApiJson } from '../../src-main/backend/openapi/document.js';
-import { withSemantics } from '../../src-main/backend/openapi/api-doc.js';
+import { openApiDocument } from '../../src-main/backend/openapi/document.js';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';
 import { callApi } from '../helpers/http.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
@@ -20,8 +15,6 @@ beforeAll(async () => {
   t = await startTestBackend();
 });
 afterAll(() => t.destroy());
-
-const prettier = async (file: string, text: string) => format(text, { ...(await resolveConfig(file)), filepath: file });
 
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document for @seriousme/openapi-schema-validator', async () => {
@@ -52,17 +45,6 @@ describe('the OpenAPI document', () => {
     const foreign = await sendRaw(t.urls.api_url, { method: 'GET', path: '/openapi.json', headers: { host: 'evil.example' } });
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.text).error.code).toBe('forbidden');
-  });
-
-  it('docs/openapi.json is what `npm run openapi` writes (run it after changing src-main/backend/openapi/)', async () => {
-    const file = resolve('docs/openapi.json');
-    expect(await readFile(file, 'utf8')).toBe(await prettier(file, openApiJson()));
-  });
-
-  it("docs/api.md's delivery-semantics table is rendered from the document (run `npm run openapi`)", async () => {
-    const file = resolve('docs/api.md');
-    const text = await readFile(file, 'utf8');
-    expect(text).toBe(await prettier(file, withSemantics(text)));
   });
 });
 
