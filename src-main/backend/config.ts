@@ -38,6 +38,8 @@ export interface ReceiverSettings {
   memoryBudget: number;
   /** Requests one inbox may have open at once; past it, 503. */
   maxOpenPerInbox: number;
+  /** COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST=1: forwarding inboxes may send to hosts other than this machine. */
+  forwardToAnyHost: boolean;
   /** Time a sender has to send a whole request (ms); headers must come within min(10 s, this). */
   requestTimeoutMs: number;
 }
@@ -83,6 +85,12 @@ type Env = Record<string, string | undefined>;
 
 const MIB = 1024 * 1024;
 
+function boolSetting(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off), not "${raw.slice(0, 40)}"`);
+}
+
 /** COUNTERSIGN_RECEIVER_*: the receiver's limits. The budget must hold two bodies at least. */
 export function receiverSettings(env: Env): ReceiverSettings {
   const bodyLimit = intSetting('COUNTERSIGN_RECEIVER_BODY_LIMIT', env.COUNTERSIGN_RECEIVER_BODY_LIMIT, MIB, 1024, 64 * MIB);
@@ -94,6 +102,7 @@ export function receiverSettings(env: Env): ReceiverSettings {
   return {
     bodyLimit,
     memoryBudget,
+    forwardToAnyHost: boolSetting('COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST', env.COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST),
     maxOpenPerInbox: intSetting('COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX', env.COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX, 64, 1, 4096),
     requestTimeoutMs: intSetting(
       'COUNTERSIGN_RECEIVER_REQUEST_TIMEOUT_MS',
