@@ -166,6 +166,7 @@ async function start(): Promise<void> {
   // The last link wins: it is the one the user opened most recently.
   const id = findDocumentLink([...pendingLinks.splice(0)].reverse(), origin) ?? findDocumentLink(process.argv.slice(1), origin);
   if (id) openDocument(id);
+  for (const w of backend.warnings) console.error(`countersign: warning: ${w}`);
   if (backend.warnings.length > 0 && r.main) {
     void dialog.showMessageBox(r.main.window, {
       type: 'warning',

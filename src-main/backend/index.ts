@@ -98,7 +98,7 @@ interface Parts {
 async function startParts(p: Parts): Promise<void> {
   const { config, store, history, receiver } = p;
   const opened = await store.open();
-  if (opened.warning) p.warnings.push(opened.warning);
+  p.warnings.push(...opened.warnings);
   try {
     await history.open();
     store.alsoFlush(() => history.flush());

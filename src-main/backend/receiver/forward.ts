@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { request } from 'undici';
 import { systemClock } from '../clock.js';
-import { forwardTargetProblem } from './forward-target.js';
+import { forwardAgent, forwardTargetProblem } from './forward-target.js';
 import type { ReceiverLimits } from './types.js';
 import type { CaptureResponse, ForwardResult } from '@shared/receiver-types.js';
 import { HOP_BY_HOP_HEADERS } from '@shared/curl.js';
@@ -121,6 +121,7 @@ export async function forward(
       method: req.method as 'POST',
       headers: forwardHeaders(req.headers),
       body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      dispatcher: forwardAgent(limits.forwardToAnyHost),
       headersTimeout: limits.forwardTimeoutMs,
       bodyTimeout: limits.forwardTimeoutMs,
     });
