@@ -132,7 +132,7 @@ async function start(): Promise<void> {
   config.ngrokAuthtoken ??= (await secrets.get(NGROK_AUTHTOKEN_SECRET)) ?? undefined;
 
   const keyring = connectionKeyring(join(userData, 'connection-keys.json'), safeStorage);
-  const backend = createBackend(config, { rendererDir: RENDERER_DIR, keyring });
+  const backend = createBackend(config, { rendererDir: RENDERER_DIR, instanceFile: true, keyring });
   const addresses = await backend.start();
   const origin = consoleOriginOf(addresses.api_url);
   hardenSession(session.defaultSession, origin);
@@ -168,6 +168,7 @@ async function start(): Promise<void> {
   // The last link wins: it is the one the user opened most recently.
   const id = findDocumentLink([...pendingLinks.splice(0)].reverse(), origin) ?? findDocumentLink(process.argv.slice(1), origin);
   if (id) openDocument(id);
+  for (const w of backend.warnings) console.error(`countersign: warning: ${w}`);
   if (backend.warnings.length > 0 && r.main) {
     void dialog.showMessageBox(r.main.window, {
       type: 'warning',

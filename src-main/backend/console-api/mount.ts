@@ -23,6 +23,7 @@ import type { ConnectionRegistry } from '../connections/registry.js';
 import type { Clock } from '../clock.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
+import { signInRoutes } from './sign-in.js';
 import { consoleStatic } from './static.js';
 import type { ConsoleStatus } from '@shared/api-types.js';
 
@@ -87,6 +88,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  app.use(CONSOLE_API_PREFIX, signInRoutes(token));
   app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, store: deps.store, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
   // Connections to real deployments and the pass-through to them (connection-routes.ts).
   app.use(
