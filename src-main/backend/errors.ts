@@ -16,6 +16,10 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'validation_error'
   | 'rate_limited'
+  | 'connection_key_missing'
+  | 'remote_unreachable'
+  | 'remote_invalid_response'
+  | 'remote_timeout'
   | 'internal_error';
 
 /** Each code's HTTP status (the OpenAPI document lists them from here). */
@@ -31,6 +35,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   validation_error: 422,
   rate_limited: 429,
+  connection_key_missing: 409,
+  remote_unreachable: 502,
+  remote_invalid_response: 502,
+  remote_timeout: 504,
   internal_error: 500,
 };
 
