@@ -130,7 +130,7 @@ async function start(): Promise<void> {
   // The ngrok authtoken from the keychain, unless the environment gives one.
   config.ngrokAuthtoken ??= (await secrets.get(NGROK_AUTHTOKEN_SECRET)) ?? undefined;
 
-  const backend = createBackend(config, { rendererDir: RENDERER_DIR });
+  const backend = createBackend(config, { rendererDir: RENDERER_DIR, instanceFile: true });
   const addresses = await backend.start();
   const origin = consoleOriginOf(addresses.api_url);
   hardenSession(session.defaultSession, origin);
