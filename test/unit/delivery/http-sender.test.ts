@@ -57,7 +57,7 @@ describe('HttpSender', () => {
 
   it('gives an endpoint that keeps timing out the shorter deadline, even after a longer one was armed', async () => {
     const r = await receiver(() => undefined); // never answers
-    sender = new HttpSender({ timeoutMs: 3000, slowTimeoutMs: 200, connections: 8 });
+    sender = new HttpSender({ timeoutMs: 3000, slowTimeoutMs: 200, connections: 8, policy: { allowPrivate: false } });
     const t0 = Date.now();
     const normal = sender.send(`${r.url}/hang`, {}, 'a').then((x) => ({ ...x, at: Date.now() - t0 }));
     await sleep(50);
