@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import express from 'express';
+import express, { type Express } from 'express';
 import type { BackendConfig } from './config.js';
 import { Store } from './store/store.js';
 import { createHistoryLog } from './store/history-log.js';
@@ -15,8 +15,10 @@ import { Domain } from './domain/domain.js';
 import { createDeliveryEngine } from './delivery/engine.js';
 import type { DeliveryEngine } from './delivery/engine-types.js';
 import { Outbox } from './delivery/outbox.js';
-import { systemClock, type Clock } from './clock.js';
-import { createServiceApp } from './service-api/app.js';
+import type { Clock } from './clock.js';
+import { TestClock } from './test-clock.js';
+import { ClockControl, type ClockControlDeps } from './clock-control.js';
+import { createServiceApp, type ServiceAppDeps } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
@@ -35,7 +37,7 @@ export interface BackendOptions {
   rendererDir?: string;
   /** Keeps the tunnel from starting by itself (tests). */
   tunnelAutostart?: boolean;
-  /** The service's clock: the system clock by default; a ManualClock freezes and moves the service's time. */
+  /** The service's clock: a test clock (test-clock.ts) by default; a test may pass a ManualClock and move it by hand. */
   clock?: Clock;
 }
 
@@ -45,6 +47,8 @@ export interface Backend {
   readonly history: HistoryLog;
   readonly bus: ChangeBus;
   readonly clock: Clock;
+  /** The test clock's controls (absent when a test passed its own clock). */
+  readonly clockControl?: ClockControl;
   readonly domain: Domain;
   readonly outbox: Outbox;
   readonly engine: DeliveryEngine;
@@ -88,6 +92,7 @@ interface Parts {
   engine: DeliveryEngine;
   receiver: Receiver;
   tunnel: Tunnel;
+  clockControl?: ClockControl;
   apiServer: Server;
   receiverServer: Server;
   warnings: string[];
@@ -99,6 +104,8 @@ async function startParts(p: Parts): Promise<void> {
   const { config, store, history, receiver } = p;
   const opened = await store.open();
   if (opened.warning) p.warnings.push(opened.warning);
+  // Before anything is stamped: virtual time carries on from where it was.
+  p.clockControl?.load();
   try {
     await history.open();
     store.alsoFlush(() => history.flush());
@@ -128,8 +135,36 @@ async function stopParts(p: Parts): Promise<void> {
   await p.history.close();
 }
 
+function addressesOf(apiBase: string, receiverUrl: string, consoleToken: string): BackendAddresses {
+  return {
+    api_url: apiBase,
+    app_url: `${apiBase}/app`,
+    receiver_url: receiverUrl,
+    console_url: `${apiBase}/app/#token=${consoleToken}`,
+  };
+}
+
+/** The API listener's server: the console's routes, then the service API, behind the fast document read. */
+function createApiServer(mount: (app: Express) => void, service: ServiceAppDeps): Server {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  mount(app);
+  app.use(createServiceApp(service));
+  // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
+  const fastRead = fastDocumentRead(service.domain, service.config);
+  return createServer((req, res) => {
+    if (!fastRead(req, res)) app(req, res);
+  });
+}
+
+/** The test clock's controls, when the backend runs on one (a test may pass a ManualClock instead). */
+function clockControlFor(clock: Clock, deps: Omit<ClockControlDeps, 'clock'>): ClockControl | undefined {
+  return clock instanceof TestClock ? new ClockControl({ clock, ...deps }) : undefined;
+}
+
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? new TestClock();
   const store = new Store(config.dataDir);
   const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });
   const bus = new ChangeBus();
@@ -141,41 +176,46 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const outbox = new Outbox({ store, history, clock });
   const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app` });
   const engine = createDeliveryEngine({ store, outbox, bus, config, clock });
+  const clockControl = clockControlFor(clock, { store, bus, inFlight: () => engine.inFlight() });
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
   const receiver = createReceiver({ store, bus, config, history, clock, localUrl: receiverUrl, publicUrl });
-  const addresses = (): BackendAddresses => ({
-    api_url: apiBase(),
-    app_url: `${apiBase()}/app`,
-    receiver_url: receiverUrl(),
-    console_url: `${apiBase()}/app/#token=${consoleToken}`,
-  });
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  mountConsole(app, {
-    token: consoleToken,
+  const addresses = () => addressesOf(apiBase(), receiverUrl(), consoleToken);
+  const apiServer = createApiServer(
+    (app) =>
+      mountConsole(app, {
+        token: consoleToken,
+        store,
+        history,
+        bus,
+        domain,
+        engine,
+        receiver,
+        tunnel,
+        config,
+        rendererDir: options.rendererDir,
+        port: () => ports.api,
+        warnings,
+        addresses,
+      }),
+    { domain, config, clockControl },
+  );
+  const receiverServer = createReceiverServer(receiver);
+  const parts: Parts = {
+    config,
+    options,
     store,
     history,
-    bus,
     domain,
     engine,
     receiver,
     tunnel,
-    config,
-    rendererDir: options.rendererDir,
-    port: () => ports.api,
+    clockControl,
+    apiServer,
+    receiverServer,
     warnings,
-    addresses,
-  });
-  app.use(createServiceApp({ domain, config }));
-  // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
-  const fastRead = fastDocumentRead(domain, config);
-  const apiServer = createServer((req, res) => {
-    if (!fastRead(req, res)) app(req, res);
-  });
-  const receiverServer = createReceiverServer(receiver);
-  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, apiServer, receiverServer, warnings, ports };
+    ports,
+  };
   let stopping: Promise<void> | undefined;
 
   return {
@@ -184,6 +224,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     history,
     bus,
     clock,
+    clockControl,
     domain,
     outbox,
     engine,
