@@ -130,7 +130,7 @@ async function start(): Promise<void> {
   // The ngrok authtoken from the keychain, unless the environment gives one.
   config.ngrokAuthtoken ??= (await secrets.get(NGROK_AUTHTOKEN_SECRET)) ?? undefined;
 
-  const backend = createBackend(config, { rendererDir: RENDERER_DIR });
+  const backend = createBackend(config, { rendererDir: RENDERER_DIR, instanceFile: true });
   const addresses = await backend.start();
   const origin = consoleOriginOf(addresses.api_url);
   hardenSession(session.defaultSession, origin);
@@ -166,6 +166,7 @@ async function start(): Promise<void> {
   // The last link wins: it is the one the user opened most recently.
   const id = findDocumentLink([...pendingLinks.splice(0)].reverse(), origin) ?? findDocumentLink(process.argv.slice(1), origin);
   if (id) openDocument(id);
+  for (const w of backend.warnings) console.error(`countersign: warning: ${w}`);
   if (backend.warnings.length > 0 && r.main) {
     void dialog.showMessageBox(r.main.window, {
       type: 'warning',

@@ -22,6 +22,11 @@ export interface BackendConfig {
   /** Deliveries in flight at once, and per subscription. */
   deliveryConcurrency: number;
   deliveryConcurrencyPerSubscription: number;
+  /**
+   * COUNTERSIGN_ALLOW_PRIVATE_TARGETS: deliveries may go to private network, link-local
+   * and loopback-by-another-name addresses (off: refused at connect time, net/address-policy.ts).
+   */
+  allowPrivateTargets: boolean;
   ngrokAuthtoken?: string;
   /** More names the API listener answers to besides its loopback names (the Host check, http/host-check.ts). */
   allowedHosts: string[];
@@ -54,6 +59,12 @@ function intSetting(name: string, raw: string | undefined, fallback: number, min
   if (!Number.isInteger(n) || n < min || n > max)
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   return n;
+}
+
+function boolSetting(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
 }
 
 export function parseRetrySchedule(raw: string | undefined): number[] {
@@ -144,6 +155,7 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
       1,
       1024,
     ),
+    allowPrivateTargets: boolSetting('COUNTERSIGN_ALLOW_PRIVATE_TARGETS', env.COUNTERSIGN_ALLOW_PRIVATE_TARGETS),
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
     allowedHosts: parseAllowedHosts(env.COUNTERSIGN_ALLOWED_HOSTS),
     consoleToken: defaults.consoleToken,

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import express, { type Express } from 'express';
+import express from 'express';
 import type { BackendConfig } from './config.js';
 import { Store } from './store/store.js';
 import { createHistoryLog } from './store/history-log.js';
@@ -18,12 +18,13 @@ import { Outbox } from './delivery/outbox.js';
 import type { Clock } from './clock.js';
 import { TestClock } from './test-clock.js';
 import { ClockControl, type ClockControlDeps } from './clock-control.js';
-import { createServiceApp, type ServiceAppDeps } from './service-api/app.js';
+import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
+import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
 
 export interface BackendAddresses {
   api_url: string;
@@ -39,6 +40,8 @@ export interface BackendOptions {
   tunnelAutostart?: boolean;
   /** The service's clock: a test clock (test-clock.ts) by default; a test may pass a ManualClock and move it by hand. */
   clock?: Clock;
+  /** Writes instance.json and a CLI token in the data directory for `countersign` to find (the headless and desktop entries). */
+  instanceFile?: boolean;
 }
 
 export interface Backend {
@@ -98,12 +101,30 @@ interface Parts {
   warnings: string[];
   /** Ports the listeners got (0 until they listen). */
   ports: { api: number; receiver: number };
+  addresses: () => BackendAddresses;
+  /** instance.json was written (and is removed at stop). */
+  announced: boolean;
+}
+
+/** instance.json and the CLI token (instance-file.ts), once the listeners have their ports. */
+async function announce(p: Parts): Promise<void> {
+  const { api_url, app_url, receiver_url } = p.addresses();
+  const token = await p.domain.createCliToken();
+  await writeInstanceFiles(p.config.dataDir, { api_url, app_url, receiver_url, pid: process.pid }, token);
+  p.announced = true;
+}
+
+async function unannounce(p: Parts): Promise<void> {
+  if (!p.announced) return;
+  p.announced = false;
+  await removeInstanceFiles(p.config.dataDir, process.pid);
+  await p.domain.revokeCliToken();
 }
 
 async function startParts(p: Parts): Promise<void> {
   const { config, store, history, receiver } = p;
   const opened = await store.open();
-  if (opened.warning) p.warnings.push(opened.warning);
+  p.warnings.push(...opened.warnings);
   // Before anything is stamped: virtual time carries on from where it was.
   p.clockControl?.load();
   try {
@@ -122,12 +143,16 @@ async function startParts(p: Parts): Promise<void> {
   }
   p.engine.start();
   if (p.options.tunnelAutostart !== false) void p.tunnel.autostart();
+  // Without the card the service still runs; the command line then needs --api-url.
+  if (p.options.instanceFile)
+    await announce(p).catch((err: Error) => p.warnings.push(`could not write ${INSTANCE_FILE} for the command line: ${err.message}`));
 }
 
 async function stopParts(p: Parts): Promise<void> {
   // Delayed and hung answers first, so the receiver's listener can close.
   p.receiver.close();
   await Promise.all([close(p.apiServer), close(p.receiverServer)]);
+  await unannounce(p);
   await p.tunnel.stop();
   await p.engine.stop();
   await p.receiver.flush();
@@ -135,21 +160,12 @@ async function stopParts(p: Parts): Promise<void> {
   await p.history.close();
 }
 
-function addressesOf(apiBase: string, receiverUrl: string, consoleToken: string): BackendAddresses {
-  return {
-    api_url: apiBase,
-    app_url: `${apiBase}/app`,
-    receiver_url: receiverUrl,
-    console_url: `${apiBase}/app/#token=${consoleToken}`,
-  };
-}
-
-/** The API listener's server: the console's routes, then the service API, behind the fast document read. */
-function createApiServer(mount: (app: Express) => void, service: ServiceAppDeps): Server {
+/** The API listener: the console, then the service API. */
+function createApiServer(consoleDeps: Parameters<typeof mountConsole>[1], service: Parameters<typeof createServiceApp>[0]): Server {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  mount(app);
+  mountConsole(app, consoleDeps);
   app.use(createServiceApp(service));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
   const fastRead = fastDocumentRead(service.domain, service.config);
@@ -180,42 +196,20 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
   const receiver = createReceiver({ store, bus, config, history, clock, localUrl: receiverUrl, publicUrl });
-  const addresses = () => addressesOf(apiBase(), receiverUrl(), consoleToken);
+  const addresses = (): BackendAddresses => ({
+    api_url: apiBase(),
+    app_url: `${apiBase()}/app`,
+    receiver_url: receiverUrl(),
+    console_url: `${apiBase()}/app/#token=${consoleToken}`,
+  });
+  const consoleDeps = { token: consoleToken, store, history, bus, domain, engine, receiver, tunnel, config, warnings, addresses };
   const apiServer = createApiServer(
-    (app) =>
-      mountConsole(app, {
-        token: consoleToken,
-        store,
-        history,
-        bus,
-        domain,
-        engine,
-        receiver,
-        tunnel,
-        config,
-        rendererDir: options.rendererDir,
-        port: () => ports.api,
-        warnings,
-        addresses,
-      }),
+    { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
     { domain, config, clockControl },
   );
   const receiverServer = createReceiverServer(receiver);
-  const parts: Parts = {
-    config,
-    options,
-    store,
-    history,
-    domain,
-    engine,
-    receiver,
-    tunnel,
-    clockControl,
-    apiServer,
-    receiverServer,
-    warnings,
-    ports,
-  };
+  const servers = { apiServer, receiverServer, ports, addresses, announced: false };
+  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, clockControl, warnings, ...servers };
   let stopping: Promise<void> | undefined;
 
   return {

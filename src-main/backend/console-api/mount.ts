@@ -20,6 +20,7 @@ import { inspectorRoutes } from './inspector-routes.js';
 import { consoleGuard } from './guard.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
+import { signInRoutes } from './sign-in.js';
 import { consoleStatic } from './static.js';
 import type { ConsoleStatus } from '@shared/api-types.js';
 
@@ -81,6 +82,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  app.use(CONSOLE_API_PREFIX, signInRoutes(token));
   app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, store: deps.store, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
   // The receiver's inboxes, captures and tunnel (receiver-routes.ts), acting for
   // the console session's company.

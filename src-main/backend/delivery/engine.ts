@@ -49,7 +49,11 @@ class Engine implements DeliveryEngine, OutboxListener {
     private readonly clock: Clock,
   ) {
     const { config, store } = deps;
-    this.sender = new HttpSender({ timeoutMs: config.deliveryTimeoutMs, connections: config.deliveryConcurrency });
+    this.sender = new HttpSender({
+      timeoutMs: config.deliveryTimeoutMs,
+      connections: config.deliveryConcurrency,
+      policy: { allowPrivate: config.allowPrivateTargets },
+    });
     this.sched = new Scheduler({
       maxTotal: config.deliveryConcurrency,
       maxPerSubscription: config.deliveryConcurrencyPerSubscription,

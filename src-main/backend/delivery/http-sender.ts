@@ -5,14 +5,18 @@
 // of the client's work, for a body of a few bytes that we only collect.
 // Guards against a subscriber that could stall or exhaust the engine: redirects are
 // never followed (a 3xx is just a failed attempt), one deadline covers the whole
-// exchange (connect, headers and body), and at most the first 64 KiB of a response
-// is kept; the rest is discarded with the connection.
+// exchange (connect, headers and body), and at most the first 4 KiB of a response
+// is kept (enough to read an error; too little to read back an internal service
+// through the delivery log); the rest is discarded with the connection. Every
+// connection goes through the address policy (net/guarded-connect.ts, SSRF).
 import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Fifo } from './queues.js';
 import { systemClock, type Timer } from '../clock.js';
+import { guardedConnector } from '../net/guarded-connect.js';
+import type { AddressPolicy } from '../net/address-policy.js';
 
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+export const MAX_RESPONSE_BYTES = 4 * 1024;
 
 export interface SendResult {
   durationMs: number;
@@ -31,6 +35,8 @@ export interface HttpSenderOptions {
   /** Connections per origin; the engine's global concurrency, so one origin shared by several subscriptions never queues behind a slow one. */
   connections: number;
   maxResponseBytes?: number;
+  /** Where connections may go (SSRF); checked on every connection. */
+  policy: AddressPolicy;
 }
 
 function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string> {
@@ -134,6 +140,7 @@ export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   // A host with several addresses fails with an AggregateError whose own message is empty.
   const inner = err instanceof AggregateError && err.errors.length > 0 && !err.message ? (err.errors[0] as Error) : err;
+  if (inner.name === 'AddressRefusedError') return inner.message;
   const code = (inner as NodeJS.ErrnoException).code;
   const message = inner.message || inner.name;
   return code && !message.includes(code) ? `${code}: ${message}` : message;
@@ -150,9 +157,11 @@ export class HttpSender {
   /** Real time (never the service's clock): a network deadline must pass even when the service's time is frozen. */
   private timer: Timer | null = null;
   private readonly maxBytes: number;
+  private readonly connector: ReturnType<typeof guardedConnector>;
 
   constructor(private readonly options: HttpSenderOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    this.connector = guardedConnector(options.policy);
   }
 
   private target(url: string): Target {
@@ -162,7 +171,7 @@ export class HttpSender {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported URL scheme "${u.protocol}"`);
     let pool = this.pools.get(u.origin);
     if (!pool) {
-      pool = new Pool(u.origin, { connections: this.options.connections, pipelining: 1 });
+      pool = new Pool(u.origin, { connections: this.options.connections, pipelining: 1, connect: this.connector });
       this.pools.set(u.origin, pool);
     }
     // Distinct URLs are few (one per subscription); the cap only guards memory.

@@ -1,14 +1,23 @@
 // The service API's request shapes, checked at the edge (http/validate.ts) before the
 // domain sees them; every failure becomes 422 validation_error naming each field.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { checkJsonLimits, METADATA_LIMITS } from '../store/json-limits.js';
 import { parseSecret } from '../delivery/signing.js';
 import { ACTIONS } from '../domain/lifecycle.js';
+import { classifyAddress, nonCanonicalHost } from '../net/address-policy.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** https anywhere; http only to loopback hosts (the emulator's offline receiver). */
+const NEVER = new Set(['metadata', 'unspecified', 'reserved']);
+
+/**
+ * https anywhere public; http only to loopback hosts (the emulator's offline receiver).
+ * Addresses that are never reachable (metadata, 0.0.0.0, reserved) and addresses in
+ * unusual forms are refused here; private ones at connect time (net/address-policy.ts),
+ * where the user's setting and what a name resolves to are known.
+ */
 export function subscriptionUrlProblem(raw: string): string | null {
   if (raw.length > 2048) return 'must be at most 2048 characters';
   let url: URL;
@@ -18,10 +27,21 @@ export function subscriptionUrlProblem(raw: string): string | null {
     return 'must be an absolute URL';
   }
   if (url.username || url.password) return 'must not contain a user name or password';
+  const unusual = nonCanonicalHost(raw);
+  if (unusual) return unusual;
+  const bare = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) !== 0 && NEVER.has(classifyAddress(bare))) return `must not point at ${url.hostname}: the service never connects there`;
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname)) return null;
   if (url.protocol === 'http:') return 'must use https:// (http:// is accepted only for localhost, 127.0.0.0/8 and [::1])';
   return 'must be an https:// URL';
+}
+
+/** Stored normalised (lower-case host, default port and fragment dropped, path encoded): what is shown is what is connected to. */
+export function normaliseUrl(raw: string): string {
+  const url = new URL(raw);
+  url.hash = '';
+  return url.href;
 }
 
 /**
@@ -52,10 +72,13 @@ export const documentPatch = z
   });
 
 export const newSubscription = z.strictObject({
-  url: z.string({ error: 'is required and must be a string' }).superRefine((v, ctx) => {
-    const p = subscriptionUrlProblem(v);
-    if (p) ctx.addIssue({ code: 'custom', message: p });
-  }),
+  url: z
+    .string({ error: 'is required and must be a string' })
+    .superRefine((v, ctx) => {
+      const p = subscriptionUrlProblem(v);
+      if (p) ctx.addIssue({ code: 'custom', message: p });
+    })
+    .transform(normaliseUrl),
   type: z.enum(['all', ...EVENT_TYPES], { error: `must be "all" or one of: ${EVENT_TYPES.join(', ')}` }),
   secret_key: z
     .string({ error: 'must be a string' })

@@ -1,6 +1,7 @@
 // One writer per data directory: two processes rewriting the same lowdb file would
 // each overwrite the other's changes. A lock file holds the owner's pid; a lock left by
 // a process that no longer exists is taken over; a live owner makes us refuse to start.
+import { readFileSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -14,10 +15,28 @@ const heldHere = new Set<string>();
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !isZombie(pid);
+}
+
+/**
+ * A process that has exited but whose parent has not reaped it yet (a crash seconds
+ * ago, under a supervisor that is slow to wait) still answers kill(pid, 0), yet it will
+ * never write again. Linux says so in /proc/<pid>/stat: the state after the name is Z
+ * (zombie) or X (dead). Elsewhere (no /proc) a process that answers is taken as alive.
+ */
+export function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "<pid> (<name, may hold spaces and parentheses>) <state> …"
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }
 
 export class DataDirLock {

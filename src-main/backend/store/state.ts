@@ -1,7 +1,8 @@
 // The store's state in memory: one table per collection plus the extensions, built
 // from data.json and the journal at open (and again after a failed write), and turned
 // back into data.json's shape for a checkpoint.
-import type { ChangeSet, Collection } from './journal.js';
+import type { ChangeSet } from './journal.js';
+import type { Collection } from './journal-line.js';
 import { MemApiKeyTable, MemExtensions, MemTable } from './table.js';
 import type {
   ApiKeyRecord,

@@ -7,13 +7,16 @@
 // few fsyncs, and each costs the size of its change, not of the store. Whether a write
 // appends to the journal or checkpoints the whole state into data.json is the store's
 // own decision (checkpointDue); close() always checkpoints.
-import { readdirSync, readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJsonFile } from './durable-file.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { ChangeSet, JournalFile, replayJournals } from './journal.js';
+import { ChangeSet, JournalFile } from './journal.js';
+import { describeDamage, replayJournals } from './journal-replay.js';
+import { recoverState } from './recovery.js';
+import { systemClock } from '../clock.js';
 import type { ApiKeyTable, Extensions, Table } from './table.js';
 import { COLLECTIONS, StoreState } from './state.js';
 import {
@@ -49,8 +52,8 @@ export interface StoreOptions {
 }
 
 export interface StoreOpenResult {
-  /** Set when a corrupt store file was found and moved aside. */
-  warning?: string;
+  /** Problems found and what was done about them (a corrupt file kept aside, damaged journal lines). */
+  warnings: string[];
 }
 
 type Waiter = { resolve: () => void; reject: (e: unknown) => void };
@@ -101,27 +104,19 @@ export class Store {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     this.lock = await DataDirLock.acquire(this.dataDir);
     try {
-      await this.db.read();
-      const aside = this.file.lastRead.keptAsidePath;
-      // Journals continue a checkpoint; without a trustworthy one they are kept aside too.
-      if (aside) this.moveJournalsAside(aside.slice(aside.lastIndexOf('.corrupt-')));
-      replayJournals(this.dataDir, this.db.data);
+      const recovered = await recoverState(this.dataDir, this.db, this.file);
+      this.load(recovered.data);
+      if (this.file.lastTextChars > 0 && this.rowCount() > 0) this.bytesPerRow = this.file.lastTextChars / this.rowCount();
+      if (recovered.foldNow) {
+        this.checkpointNeeded = true;
+        await this.commit();
+      }
+      return { warnings: recovered.warnings };
     } catch (err) {
       await this.lock.release();
+      this.lock = undefined;
       throw err;
     }
-    this.load(this.db.data);
-    if (this.file.lastTextChars > 0 && this.rowCount() > 0) this.bytesPerRow = this.file.lastTextChars / this.rowCount();
-    const aside = this.file.lastRead.keptAsidePath;
-    if (!aside) return {};
-    return {
-      warning: `The store file was unreadable (${this.file.lastRead.reason}). It was kept unchanged at ${aside}; Countersign started with an empty store.`,
-    };
-  }
-
-  private moveJournalsAside(suffix: string): void {
-    for (const f of readdirSync(this.dataDir))
-      if (/^journal-\d+\.jsonl$/.test(f)) renameSync(join(this.dataDir, f), join(this.dataDir, f + suffix));
   }
 
   /** Registers work (e.g. the history log's fsync) that every write also waits for. */
@@ -274,7 +269,8 @@ export class Store {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onBackgroundError(err);
     }
     try {
-      replayJournals(this.dataDir, data);
+      const replay = replayJournals(this.dataDir, data, systemClock.now());
+      for (const d of replay.damage) this.onBackgroundError(new Error(describeDamage(d)));
     } catch (err) {
       this.onBackgroundError(err);
     }

@@ -4,7 +4,8 @@
 // call, so no change can be forgotten by the journal. Rows come out as read-only views
 // (the stored objects themselves, so reading costs no copy); what goes in is copied, so
 // a caller cannot keep changing a record behind the journal's back.
-import type { ChangeSet, Collection } from './journal.js';
+import type { ChangeSet } from './journal.js';
+import type { Collection } from './journal-line.js';
 
 /** A read-only view of a stored value, nested objects and lists included. */
 export type DeepReadonly<T> = T extends (infer U)[]

@@ -39,7 +39,7 @@ afterEach(async () => {
 describe('one attempt', () => {
   it('signs with the clock time, sends the exact body, and a fresh timestamp on the next attempt', async () => {
     receiver = await startReceiver();
-    sender = new HttpSender({ timeoutMs: 2000, connections: 2 });
+    sender = new HttpSender({ timeoutMs: 2000, connections: 2, policy: { allowPrivate: false } });
     const clock = new ManualClock(T0);
     const attempts = new Attempts(sender, clock);
     const s = sub(`${receiver.url}/hook`);
@@ -63,7 +63,7 @@ describe('one attempt', () => {
 
   it('sends nothing when the event body is gone, and says so', async () => {
     receiver = await startReceiver();
-    sender = new HttpSender({ timeoutMs: 2000, connections: 2 });
+    sender = new HttpSender({ timeoutMs: 2000, connections: 2, policy: { allowPrivate: false } });
     const sent = await new Attempts(sender, new ManualClock(T0)).send(row, sub(receiver.url), undefined);
     expect(sent.result).toEqual({ durationMs: 0, response: null, error: BODY_GONE });
     expect(receiver.received).toHaveLength(0);

@@ -163,7 +163,7 @@ describe('delivery engine: outcomes', () => {
     expect(r.received).toHaveLength(8);
   });
 
-  it('keeps only the first 64 KiB of a large response body, marked truncated', async () => {
+  it('keeps only the first 4 KiB of a large response body, marked truncated', async () => {
     const big = 'x'.repeat(100 * 1024);
     const r = await receiver((_req, res) => res.end(big));
     h = await createHarness();
@@ -173,7 +173,7 @@ describe('delivery engine: outcomes', () => {
     await until(() => statusOf(d.id) === 'succeeded', 5000, 'success');
     const [attempt] = await h.history.getAttempts(d.id);
     expect(attempt.response!.truncated).toBe(true);
-    expect(attempt.response!.body).toHaveLength(64 * 1024);
+    expect(attempt.response!.body).toHaveLength(4 * 1024);
   });
 
   it('sends each subscription of an event its own delivery, each signed with its own secret', async () => {

@@ -1,0 +1,37 @@
+// What the store holds at open: data.json (the last checkpoint) plus the journals that
+// continue it, and a plain account of every problem met on the way (store-level
+// warnings, shown at start-up and by GET /console/api/status).
+import { readdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Low } from 'lowdb';
+import type { DurableJsonFile } from './durable-file.js';
+import { describeDamage, replayJournals } from './journal-replay.js';
+import type { DbData } from './schema.js';
+import { systemClock } from '../clock.js';
+
+export interface Recovered {
+  data: DbData;
+  warnings: string[];
+  /** Damage was met: checkpoint at once, so it is not met (and reported) again at every start. */
+  foldNow: boolean;
+}
+
+export async function recoverState(dataDir: string, db: Low<DbData>, file: DurableJsonFile<DbData>): Promise<Recovered> {
+  const warnings: string[] = [];
+  await db.read();
+  const aside = file.lastRead.keptAsidePath;
+  if (aside) {
+    // Journals continue a checkpoint; without a trustworthy one they are kept aside too.
+    moveJournalsAside(dataDir, aside.slice(aside.lastIndexOf('.corrupt-')));
+    warnings.push(
+      `The store file was unreadable (${file.lastRead.reason}). It was kept unchanged at ${aside}; Countersign started with an empty store.`,
+    );
+  }
+  const replay = replayJournals(dataDir, db.data, systemClock.now());
+  for (const d of replay.damage) warnings.push(describeDamage(d));
+  return { data: db.data, warnings, foldNow: replay.damage.length > 0 };
+}
+
+function moveJournalsAside(dataDir: string, suffix: string): void {
+  for (const f of readdirSync(dataDir)) if (/^journal-\d+\.jsonl$/.test(f)) renameSync(join(dataDir, f), join(dataDir, f + suffix));
+}
