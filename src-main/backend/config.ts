@@ -30,6 +30,8 @@ export interface BackendConfig {
   ngrokAuthtoken?: string;
   /** More names the API listener answers to besides its loopback names (the Host check, http/host-check.ts). */
   allowedHosts: string[];
+  /** Deadline of one call to a remote connection (ms). */
+  remoteTimeoutMs: number;
   /** Fixed console token (tests); random per run when absent. */
   consoleToken?: string;
   /** The receiver's own limits (docs/receiver.md section 1; receiver/types.ts ReceiverLimits). */
@@ -158,6 +160,7 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
     allowPrivateTargets: boolSetting('COUNTERSIGN_ALLOW_PRIVATE_TARGETS', env.COUNTERSIGN_ALLOW_PRIVATE_TARGETS),
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
     allowedHosts: parseAllowedHosts(env.COUNTERSIGN_ALLOWED_HOSTS),
+    remoteTimeoutMs: intSetting('COUNTERSIGN_REMOTE_TIMEOUT_MS', env.COUNTERSIGN_REMOTE_TIMEOUT_MS, 15000, 100, 600000),
     consoleToken: defaults.consoleToken,
     receiver: receiverSettings(env),
   };
