@@ -112,6 +112,16 @@ export const componentSchemas: Record<string, JsonSchema> = {
     status: { const: 'pending' },
   }),
   RemindResult: object({ document_id: prefixed('doc_'), reminded: { type: 'array', items: prefixed('rcp_') }, reminded_at: iso() }),
+  TestClock: object(
+    {
+      object: { const: 'test_clock' },
+      now: iso("The service's time."),
+      frozen: { type: 'boolean' },
+      offset_seconds: int("How far the service's time is ahead of the wall clock (negative behind it)."),
+    },
+    [],
+    'The test clock: virtual time, machine-wide.',
+  ),
   CreatedApiKey: object(
     { ...apiKeyProps, key: str('The key itself; shown only in this answer.') },
     ['company'],
