@@ -22,6 +22,7 @@ import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
+import { runCheck } from './checks/runner.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
 
 export interface BackendAddresses {
@@ -189,8 +190,12 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     receiver_url: receiverUrl(),
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
+  const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl: () => `${apiBase()}/app` };
   const consoleDeps = { token: consoleToken, store, history, bus, domain, engine, receiver, tunnel, config, warnings, addresses };
-  const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, { domain, config });
+  const apiServer = createApiServer(
+    { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
+    { domain, config, runCheck: (input) => runCheck(checkDeps, input) },
+  );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
   const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, warnings, ...servers };
