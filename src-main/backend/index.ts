@@ -23,6 +23,8 @@ import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
 import { runCheck } from './checks/runner.js';
+import { ConnectionRegistry } from './connections/registry.js';
+import type { ConnectionKeyring, Env } from './connections/keyring.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
 
 export interface BackendAddresses {
@@ -39,6 +41,10 @@ export interface BackendOptions {
   tunnelAutostart?: boolean;
   /** The service's clock: the system clock by default; a ManualClock freezes and moves the service's time. */
   clock?: Clock;
+  /** The OS keychain for connection keys (the desktop); headless has none (connections/keyring.ts). */
+  keyring?: ConnectionKeyring;
+  /** Where connections' `api_key_env` keys are read; process.env by default. */
+  env?: Env;
   /** Writes instance.json and a CLI token in the data directory for `countersign` to find (the headless and desktop entries). */
   instanceFile?: boolean;
 }
@@ -54,6 +60,7 @@ export interface Backend {
   readonly engine: DeliveryEngine;
   readonly receiver: Receiver;
   readonly tunnel: Tunnel;
+  readonly connections: ConnectionRegistry;
   /** Per-run secret that the console API requires. */
   readonly consoleToken: string;
   /** Problems found at start that a person should see (e.g. a corrupt store kept aside). */
@@ -184,6 +191,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
   const receiver = createReceiver({ store, bus, config, history, clock, localUrl: receiverUrl, publicUrl });
+  const connections = new ConnectionRegistry({ store, clock, env: options.env ?? process.env, keyring: options.keyring });
   const addresses = (): BackendAddresses => ({
     api_url: apiBase(),
     app_url: `${apiBase()}/app`,
@@ -191,7 +199,21 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
   const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl: () => `${apiBase()}/app` };
-  const consoleDeps = { token: consoleToken, store, history, bus, domain, engine, receiver, tunnel, config, warnings, addresses };
+  const consoleDeps = {
+    token: consoleToken,
+    store,
+    history,
+    bus,
+    domain,
+    engine,
+    receiver,
+    tunnel,
+    config,
+    connections,
+    clock,
+    warnings,
+    addresses,
+  };
   const apiServer = createApiServer(
     { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
     { domain, config, runCheck: (input) => runCheck(checkDeps, input) },
@@ -212,6 +234,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     engine,
     receiver,
     tunnel,
+    connections,
     consoleToken,
     warnings,
     addresses,
