@@ -3,6 +3,7 @@
 // listener and written to docs/openapi.json by `npm run openapi` (a test keeps the
 // two equal). To add a route: add its operation to the area's file (see "Adding a
 // route" in docs/architecture.md).
+import { checkSchemas, checksPaths } from './checks-paths.js';
 import { componentSchemas } from './components.js';
 import { DELIVERY_SEMANTICS } from './delivery-semantics.js';
 import { documentsPaths } from './documents-paths.js';
@@ -49,11 +50,11 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'Events', description: 'What Countersign POSTs to subscriptions, signed with Standard Webhooks.' },
       { name: 'Meta', description: 'About the API itself.' },
     ],
-    paths: { ...webhooksPaths, ...documentsPaths, ...testHelperPaths, ...testClockPaths, ...metaPaths },
+    paths: { ...webhooksPaths, ...documentsPaths, ...testHelperPaths, ...testClockPaths, ...checksPaths, ...metaPaths },
     webhooks: webhookEntries(),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
-      schemas: { ...componentSchemas, ...eventSchemas() },
+      schemas: { ...componentSchemas, ...checkSchemas, ...eventSchemas() },
       responses: errorResponses(),
     },
     'x-delivery-semantics': DELIVERY_SEMANTICS,

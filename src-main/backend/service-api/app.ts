@@ -13,12 +13,15 @@ import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
 import { openApiJson } from '../openapi/document.js';
+import { checkRoutes, type RunCheck } from './check-routes.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
 
 export interface ServiceAppDeps {
   domain: Domain;
   config: BackendConfig;
+  /** Runs the conformance scorecard (checks/runner.ts). */
+  runCheck: RunCheck;
   /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
   clockControl?: ClockControl;
 }
@@ -42,6 +45,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   // OpenAPI document does not have. Like any method a route lacks, it is 404.
   app.use((req, res, next) => (req.method === 'OPTIONS' ? notFoundHandler()(req, res, next) : next()));
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
+  app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   app.use('/documents', documentsRoutes(deps.domain));
