@@ -45,6 +45,8 @@ export interface ReceiverSettings {
   memoryBudget: number;
   /** Requests one inbox may have open at once; past it, 503. */
   maxOpenPerInbox: number;
+  /** COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST=1: forwarding inboxes may send to hosts other than this machine. */
+  forwardToAnyHost: boolean;
   /** Time a sender has to send a whole request (ms); headers must come within min(10 s, this). */
   requestTimeoutMs: number;
 }
@@ -107,6 +109,7 @@ export function receiverSettings(env: Env): ReceiverSettings {
   return {
     bodyLimit,
     memoryBudget,
+    forwardToAnyHost: boolSetting('COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST', env.COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST),
     maxOpenPerInbox: intSetting('COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX', env.COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX, 64, 1, 4096),
     requestTimeoutMs: intSetting(
       'COUNTERSIGN_RECEIVER_REQUEST_TIMEOUT_MS',

@@ -4,6 +4,7 @@
 import type { Change } from '@shared/api-types.js';
 import {
   apiKeyKeys,
+  clockKeys,
   documentKeys,
   inspectorKeys,
   LOCAL_CONNECTION as L,
@@ -37,6 +38,8 @@ export function keysForChange(change: Change): QueryKey[] {
     case 'capture':
     case 'inbox':
       return [receiverKeys.all, inspectorKeys.all];
+    case 'clock':
+      return [clockKeys.all];
   }
 }
 

@@ -30,6 +30,9 @@ export const sessionKeys = { all: ['session'] as const };
 
 export const statusKeys = { all: ['status'] as const };
 
+/** The service's test clock (one for the whole service). */
+export const clockKeys = { all: ['clock'] as const };
+
 /**
  * The keys of a listed resource on one connection: all of it (every connection), one
  * connection's, its lists, one list (by its filter), and everything about one item (a prefix).
