@@ -8,6 +8,7 @@ import { NAV, isCurrentSection, type Route } from '../routes.js';
 import { statusQuery } from '../api/session.js';
 import { LiveIndicator } from './LiveIndicator.js';
 import { ClockControl } from './ClockControl.js';
+import { ConnectionSwitcher } from './ConnectionSwitcher.js';
 
 export function Layout({ company, current, children }: { company: string; current?: Route; children: ReactNode }) {
   const status = useQuery(statusQuery());
@@ -27,6 +28,7 @@ export function Layout({ company, current, children }: { company: string; curren
         <p className="company" title="The company this console acts for">
           {company}
         </p>
+        <ConnectionSwitcher />
         <nav aria-label="Main">
           {NAV.map((group, i) => (
             <div className="nav-group" key={i}>
