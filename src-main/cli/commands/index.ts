@@ -2,6 +2,7 @@
 // new file in this folder and one line here.
 import type { CommandFactory } from '../define.js';
 import { checkCommand } from './check.js';
+import { scenarioCommand } from './scenario.js';
 import { verifyCommand } from './verify.js';
 
-export const COMMANDS: CommandFactory[] = [checkCommand, verifyCommand];
+export const COMMANDS: CommandFactory[] = [checkCommand, scenarioCommand, verifyCommand];
