@@ -1,10 +1,11 @@
-// The sidebar: brand, company, the navigation derived from the route table, live state.
+// The sidebar: brand, company, the connection switcher, the navigation derived from the route table, live state.
 // Beside the content on wide windows; a drawer opened by the header's "Menu" under 1000 px
 // (Layout.tsx), which takes focus when it opens.
 import { useEffect, useRef } from 'react';
 import { Link, href } from '../router.js';
 import { NAV, isCurrentSection, type Route } from '../routes.js';
 import { LiveIndicator } from './LiveIndicator.js';
+import { ConnectionSwitcher } from './ConnectionSwitcher.js';
 
 export function Sidebar({ company, current, open }: { company: string; current?: Route; open: boolean }) {
   const nav = useRef<HTMLElement>(null);
@@ -22,6 +23,7 @@ export function Sidebar({ company, current, open }: { company: string; current?:
       <p className="company" title="The company this console acts for">
         {company}
       </p>
+      <ConnectionSwitcher />
       <nav aria-label="Main" ref={nav}>
         {NAV.map((group, i) => (
           <div className="nav-group" key={i}>
