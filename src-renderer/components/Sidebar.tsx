@@ -1,4 +1,5 @@
-// The sidebar: brand, company, the connection switcher, the navigation derived from the route table, live state.
+// The sidebar: brand, company, the connection switcher, the navigation derived from the
+// route table, the test clock and the live state.
 // Beside the content on wide windows; a drawer opened by the header's "Menu" under 1000 px
 // (Layout.tsx), which takes focus when it opens.
 import { useEffect, useRef } from 'react';
@@ -6,6 +7,7 @@ import { Link, href } from '../router.js';
 import { NAV, isCurrentSection, type Route } from '../routes.js';
 import { LiveIndicator } from './LiveIndicator.js';
 import { ConnectionSwitcher } from './ConnectionSwitcher.js';
+import { ClockControl } from './ClockControl.js';
 
 export function Sidebar({ company, current, open }: { company: string; current?: Route; open: boolean }) {
   const nav = useRef<HTMLElement>(null);
@@ -48,6 +50,7 @@ export function Sidebar({ company, current, open }: { company: string; current?:
         ))}
       </nav>
       <div className="sidebar-foot">
+        <ClockControl />
         <LiveIndicator />
       </div>
     </aside>

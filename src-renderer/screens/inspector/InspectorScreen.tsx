@@ -14,6 +14,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Loading } from '../../components/States.js';
 import { useLocation, useSearchParamSetter } from '../../router.js';
+import { VirtualTimeNotice } from '../../components/VirtualTimeNotice.js';
 import { useTitle } from '../../use-title.js';
 import { ComparePanel } from './ComparePanel.js';
 import { DetailPane } from './DetailPane.js';
@@ -82,6 +83,7 @@ export function InspectorScreen() {
       <PageHeader title="Inspector" actions={<ExportImport />}>
         <p className="page-lede">Every delivery as it leaves and every request as it lands, live.</p>
       </PageHeader>
+      <VirtualTimeNotice />
       <section className="card chart-card" aria-label="Chart">
         {stats.data ? (
           <StatsChart stats={stats.data} />
