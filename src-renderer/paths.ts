@@ -10,6 +10,7 @@ export const PATHS = {
   notifications: '/notifications',
   inspector: '/inspector',
   receiver: '/receiver',
+  check: '/check',
   settings: '/settings',
   integrations: '/settings/integrations',
   webhooks: '/settings/integrations/webhooks',
@@ -27,7 +28,8 @@ export const linkTo = {
   documents: () => href(PATHS.documents),
   document: (id: string) => href(PATHS.documents, { [DOCUMENT_PARAM]: id }),
   notifications: (documentId?: string) => href(PATHS.notifications, { document_id: documentId }),
-  inspector: (params?: { inbox?: string; kind?: string }) => href(PATHS.inspector, params),
+  inspector: (params?: { inbox?: string; kind?: string; origin?: string; subscription?: string }) => href(PATHS.inspector, params),
+  check: () => href(PATHS.check),
   receiver: () => href(PATHS.receiver),
   webhooks: () => href(PATHS.webhooks),
   /** One subscription; `delivery` opens that delivery in its log. */

@@ -7,6 +7,7 @@ import { DOCUMENT_PARAM, PATHS } from './paths.js';
 import { ancestorsOf, childrenOf, fillPath, isWithin, matchRoute, navGroups, type Match, type RouteEntry } from './route-table.js';
 import { href, navigate, type AppLocation } from './router.js';
 import { ApiKeysScreen } from './screens/api-keys/ApiKeysScreen.js';
+import { CheckScreen } from './screens/check/CheckScreen.js';
 import { DocumentScreen } from './screens/document/DocumentScreen.js';
 import { DocumentsScreen } from './screens/documents/DocumentsScreen.js';
 import { InspectorScreen } from './screens/inspector/InspectorScreen.js';
@@ -54,6 +55,7 @@ export const ROUTES: Route[] = [
   { path: PATHS.notifications, label: 'Notifications', group: '', screen: () => <NotificationsScreen /> },
   { path: PATHS.inspector, label: 'Inspector', group: 'Webhooks', screen: () => <InspectorScreen /> },
   { path: PATHS.receiver, label: 'Receiver', group: 'Webhooks', screen: () => <ReceiverScreen /> },
+  { path: PATHS.check, label: 'Check an endpoint', group: 'Webhooks', screen: () => <CheckScreen /> },
   { path: PATHS.settings, label: 'Settings', description: 'How this company connects to the service.', screen: section },
   {
     path: PATHS.integrations,
