@@ -212,7 +212,10 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     warnings,
     addresses,
   };
-  const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, { domain, config });
+  const apiServer = createApiServer(
+    { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
+    { domain, config, receiver },
+  );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
   const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, warnings, ...servers };

@@ -12,10 +12,14 @@ import { authenticate, requireAdmin } from './auth.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
+import { testHelperInboxRoutes } from './test-helper-inboxes.js';
+import type { Receiver } from '../receiver/receiver.js';
 
 export interface ServiceAppDeps {
   domain: Domain;
   config: BackendConfig;
+  /** The built-in receiver: its inboxes under /v2/test_helpers/inboxes. */
+  receiver?: Receiver;
 }
 
 export function createServiceApp(deps: ServiceAppDeps): Express {
@@ -31,6 +35,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use(jsonBody());
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
+  if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));
   app.use('/documents', documentsRoutes(deps.domain));
   app.use(notFoundHandler());
   app.use(errorWriter('api'));
