@@ -27,6 +27,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface SchedulerOptions {
   maxTotal: number;
   maxPerSubscription: number;
+  /** A lower limit for some subscriptions (endpoints that keep timing out). */
+  slotsFor?: (subscriptionId: string) => number;
   clock: Clock;
   /** Called when waiting jobs became ready. */
   onDue: () => void;
@@ -42,7 +44,7 @@ export class Scheduler {
   private readonly isLive = (job: Job) => job.state === 'ready' && this.jobs.get(job.row.id) === job;
 
   constructor(private readonly opts: SchedulerOptions) {
-    this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription);
+    this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription, opts.slotsFor);
   }
 
   get(id: string): Job | undefined {

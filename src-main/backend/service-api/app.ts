@@ -14,12 +14,16 @@ import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
 import { testHelperInboxRoutes } from './test-helper-inboxes.js';
 import type { Receiver } from '../receiver/receiver.js';
+import { testClockRoutes } from './test-clock-routes.js';
+import type { ClockControl } from '../clock-control.js';
 
 export interface ServiceAppDeps {
   domain: Domain;
   config: BackendConfig;
   /** The built-in receiver: its inboxes under /v2/test_helpers/inboxes. */
   receiver?: Receiver;
+  /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
+  clockControl?: ClockControl;
 }
 
 export function createServiceApp(deps: ServiceAppDeps): Express {
@@ -34,6 +38,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use(wellFormedPath);
   app.use(jsonBody());
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
+  if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));
   app.use('/documents', documentsRoutes(deps.domain));
