@@ -18,6 +18,9 @@ function view(v: InboxView) {
   return rest;
 }
 
+/** The body of POST /v2/test_helpers/inboxes: the console's inbox body without a secret. */
+export const newInbox = inboxInputSchema.omit({ secret: true });
+
 export function testHelperInboxRoutes(receiver: Receiver): Router {
   const r = Router();
   const own = (companyId: string, id: string) => {
@@ -26,7 +29,7 @@ export function testHelperInboxRoutes(receiver: Receiver): Router {
     return rec;
   };
   r.post('/inboxes', async (req, res) => {
-    const input = parse(inboxInputSchema.omit({ secret: true }), req.body);
+    const input = parse(newInbox, req.body);
     res.status(201).json(view(await receiver.inboxes.create(input, undefined, actorOf(res).company_id)));
   });
   r.get('/inboxes/:id', (req, res) => {
