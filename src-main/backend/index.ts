@@ -24,6 +24,7 @@ import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
+import { runCheck } from './checks/runner.js';
 import { ConnectionRegistry } from './connections/registry.js';
 import type { ConnectionKeyring, Env } from './connections/keyring.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
@@ -210,6 +211,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     receiver_url: receiverUrl(),
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
+  const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl: () => `${apiBase()}/app` };
   const consoleDeps = {
     token: consoleToken,
     store,
@@ -227,7 +229,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   };
   const apiServer = createApiServer(
     { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    { domain, config, clockControl },
+    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input) },
   );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };

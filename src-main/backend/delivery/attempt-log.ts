@@ -19,6 +19,8 @@ export interface EndedAttempt {
   succeeded: boolean;
   status: DeliveryStatus;
   nextAt: number | null;
+  /** A conformance check's request (Outbox.recordCheck). */
+  origin?: 'check';
 }
 
 export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
@@ -52,5 +54,6 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     last_error: result.error,
     last_duration_ms: result.durationMs,
     next_attempt_at: a.nextAt,
+    ...(a.origin ? { origin: a.origin } : {}),
   });
 }

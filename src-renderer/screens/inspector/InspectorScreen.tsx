@@ -8,6 +8,7 @@ import { useInspectorLive } from '../../api/inspector-live.js';
 import type { InspectorRow } from '@shared/inspector-types.js';
 import { inboxListQuery } from '../../api/receiver.js';
 import { allSubscriptionsQuery } from '../../api/webhooks.js';
+import { LOCAL_CONNECTION } from '@shared/connection-types.js';
 import type { Subscription } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -63,7 +64,7 @@ export function InspectorScreen() {
   useInspectorLive(filters);
   const stats = useQuery(statsQuery(filters));
   const inboxes = useQuery(inboxListQuery());
-  const subs = useQuery(allSubscriptionsQuery());
+  const subs = useQuery(allSubscriptionsQuery(LOCAL_CONNECTION));
 
   const rows = useMemo(() => feed.data?.pages.flatMap((p) => p.data) ?? [], [feed.data]);
   const inboxNames = useMemo(() => new Map((inboxes.data ?? []).map((i) => [i.id, i.name])), [inboxes.data]);
