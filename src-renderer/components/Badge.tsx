@@ -30,7 +30,13 @@ export function RecipientStatusBadge({ status }: { status: RecipientStatus }) {
   return <span className={`badge badge-${REC_TONE[status] ?? 'neutral'}`}>{status}</span>;
 }
 
-const DEL_TONE: Record<DeliveryStatus, string> = { pending: 'warning', succeeded: 'success', failed: 'danger', cancelled: 'muted' };
+const DEL_TONE: Record<DeliveryStatus, string> = {
+  pending: 'warning',
+  succeeded: 'success',
+  failed: 'danger',
+  cancelled: 'muted',
+  skipped: 'muted',
+};
 
 export function DeliveryStatusBadge({ status, code }: { status: DeliveryStatus; code?: number | null }) {
   return (

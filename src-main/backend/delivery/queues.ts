@@ -88,6 +88,8 @@ export class FairQueue<T> {
   constructor(
     private readonly maxTotal: number,
     private readonly maxPerKey: number,
+    /** A lower limit for some lanes now (a slowed-down subscription); the default limit when absent. */
+    private readonly limitOf: (key: string) => number | undefined = () => undefined,
   ) {}
 
   get active(): number {
@@ -134,7 +136,7 @@ export class FairQueue<T> {
   }
 
   private enqueue(lane: Lane<T>): void {
-    if (!lane.queued && lane.ready.length > 0 && lane.active < this.maxPerKey) {
+    if (!lane.queued && lane.ready.length > 0 && lane.active < (this.limitOf(lane.key) ?? this.maxPerKey)) {
       lane.queued = true;
       this.runnable.push(lane);
     }
