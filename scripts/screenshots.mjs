@@ -140,6 +140,8 @@ export const SCREENS = [
   { name: 'webhooks', path: () => '/settings/integrations/webhooks' },
   { name: 'subscription', path: (s) => `/settings/integrations/webhooks/${s.subscription}?delivery=${s.delivery}` },
   { name: 'api-keys', path: () => '/settings/api-keys' },
+  // A browser that never opened the console link: the sign-in page.
+  { name: 'sign-in', path: (s) => `/documents?d=${s.document}`, signedOut: true },
 ];
 
 /** Waits until the screen has its heading and nothing says "Loading". */
@@ -163,13 +165,16 @@ export async function shoot({ inst, seed, dir, widths = WIDTHS, schemes = SCHEME
         page.on('pageerror', (e) => problems.push(`${scheme} ${width}: ${e.message}`));
         await page.goto(inst.console_url);
         await settled(page);
+        const stranger = await (await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme })).newPage();
         for (const screen of screens) {
-          await page.goto(`${inst.app_url}${screen.path(seed)}`);
-          await settled(page);
+          const tab = screen.signedOut ? stranger : page;
+          await tab.goto(`${inst.app_url}${screen.path(seed)}`);
+          await settled(tab);
           const file = join(dir, `${screen.name}-${width}-${scheme}.png`);
-          await page.screenshot({ path: file, fullPage: true });
+          await tab.screenshot({ path: file, fullPage: true });
           files.push(file);
         }
+        await stranger.context().close();
         await context.close();
       }
     }

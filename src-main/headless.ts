@@ -18,7 +18,7 @@ async function main(): Promise<number> {
     throw err;
   }
   const here = dirname(fileURLToPath(import.meta.url));
-  const backend = createBackend(config, { rendererDir: join(here, '..', 'renderer') });
+  const backend = createBackend(config, { rendererDir: join(here, '..', 'renderer'), instanceFile: true });
   let addresses;
   try {
     addresses = await backend.start();

@@ -24,6 +24,7 @@ import { createMainWindow, type MainWindow } from './desktop/main-window.js';
 import { buildMenuTemplate } from './desktop/menu-template.js';
 import { consoleOriginOf } from './desktop/origin-guards.js';
 import { SecretStore } from './desktop/secret-store.js';
+import { connectionKeyring } from './desktop/connection-keyring.js';
 import { startupErrorMessage } from './desktop/startup-error.js';
 import { hardenEveryWebContents, hardenSession } from './desktop/session-hardening.js';
 
@@ -130,7 +131,8 @@ async function start(): Promise<void> {
   // The ngrok authtoken from the keychain, unless the environment gives one.
   config.ngrokAuthtoken ??= (await secrets.get(NGROK_AUTHTOKEN_SECRET)) ?? undefined;
 
-  const backend = createBackend(config, { rendererDir: RENDERER_DIR });
+  const keyring = connectionKeyring(join(userData, 'connection-keys.json'), safeStorage);
+  const backend = createBackend(config, { rendererDir: RENDERER_DIR, instanceFile: true, keyring });
   const addresses = await backend.start();
   const origin = consoleOriginOf(addresses.api_url);
   hardenSession(session.defaultSession, origin);

@@ -1,5 +1,6 @@
-// The console: its session first (the console token buys this run's admin key, which
-// service calls read from the session query's data), then the live stream and the screens.
+// The console: its session first (the console token, or the browser's session cookie,
+// buys this run's admin key, which service calls read from the session query's data),
+// then the live stream and the screens. Refused: the sign-in page.
 import { useQuery } from '@tanstack/react-query';
 import { sessionQuery } from './api/session.js';
 import { useLiveStream } from './api/live.js';
@@ -11,6 +12,7 @@ import { Loading } from './components/States.js';
 import { CrumbsContext } from './crumbs.js';
 import { useLocation } from './router.js';
 import { resolveRoute } from './routes.js';
+import { SignInScreen } from './screens/sign-in/SignInScreen.js';
 
 function Gate({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -33,31 +35,18 @@ function Screens({ company }: { company: string }) {
   );
 }
 
+const refused = (err: unknown) => err instanceof ApiRequestError && (err.status === 401 || err.status === 403);
+
 export function App() {
-  const hasToken = consoleToken() !== null;
-  const session = useQuery({ ...sessionQuery(), enabled: hasToken });
+  const session = useQuery({ ...sessionQuery(), retry: (count, err) => count < 1 && !refused(err) });
   useLiveStream(session.isSuccess);
 
-  if (!hasToken) {
-    return (
-      <Gate title="Open the console from its link">
-        <p>
-          This page needs the console link printed when Countersign starts (the <code>console_url</code> of the ready line, or the desktop
-          window). It carries this run's token, which keeps other programs and web pages out.
-        </p>
-      </Gate>
-    );
-  }
   if (session.isPending) return <Loading what="the console" />;
+  if (session.isError && refused(session.error)) return <SignInScreen stale={consoleToken() !== null} />;
   if (session.isError) {
-    const expired = session.error instanceof ApiRequestError && (session.error.status === 401 || session.error.status === 403);
     return (
-      <Gate title={expired ? 'This console link is no longer valid' : 'The console could not start'}>
-        {expired ? (
-          <p>Countersign was restarted or the link is from another run. Open the newest console link printed at start.</p>
-        ) : (
-          <ErrorNotice error={session.error} />
-        )}
+      <Gate title="The console could not start">
+        <ErrorNotice error={session.error} />
       </Gate>
     );
   }

@@ -1,10 +1,11 @@
-// Entry of the console page. The console token is taken from the URL fragment before
-// anything renders (and removed from the address bar).
+// Entry of the console page. A console token in the URL fragment is taken before
+// anything renders (and removed from the address bar) and signs the browser in; without
+// one, the session cookie of an earlier sign-in speaks for the page.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { captureConsoleToken } from './api/token.js';
-import { configureClient } from './api/client.js';
+import { configureClient, signIn } from './api/client.js';
 import { createQueryClient } from './api/query-client.js';
 import { App } from './App.js';
 import './styles/base.css';
@@ -13,10 +14,14 @@ import './styles/components.css';
 import './styles/screens.css';
 import './styles/inspector.css';
 
-configureClient({ consoleToken: captureConsoleToken() });
+const token = captureConsoleToken();
+configureClient({ consoleToken: token });
 
-const root = document.getElementById('root');
-if (root) {
+/** A token link signs the browser in first (best effort: this page still has the token if cookies are refused). */
+async function start(): Promise<void> {
+  if (token) await signIn(token).catch(() => undefined);
+  const root = document.getElementById('root');
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={createQueryClient()}>
@@ -25,3 +30,5 @@ if (root) {
     </StrictMode>,
   );
 }
+
+void start();

@@ -12,7 +12,9 @@ export type ResponseMode =
   | { mode: 'fail_first_n'; fail_first_n: number; fail_status: number; delay_ms?: number }
   | { mode: 'hang' }
   | { mode: 'gone'; delay_ms?: number }
-  | { mode: 'rate_limited'; retry_after: number; delay_ms?: number };
+  | { mode: 'rate_limited'; retry_after: number; delay_ms?: number }
+  /** Passes each request on to `url` (plus the path below the inbox) and answers with the app's own answer. */
+  | { mode: 'forward'; url: string };
 
 export interface Inbox {
   id: string; // inb_…
@@ -112,6 +114,24 @@ export interface CaptureFields {
   /** null when the body was over the limit and so not verified. */
   verdict: Verdict | null;
   response: CaptureResponse;
+  /** Forward mode only: where the request was passed on and how the app answered (its answer is `response`). */
+  forward?: ForwardResult;
+}
+
+/** A request passed on to the app (forward mode), and what came of it. */
+export interface ForwardResult {
+  /** The exact URL the request was sent to (the target plus the path below the inbox and the query). */
+  url: string;
+  /** The app's status; null when it could not be reached or did not answer in time (then the sender got 502 or 504). */
+  status: number | null;
+  /** Bytes of the app's body (all of it, also when only the first part is kept in `response.body`). */
+  body_size: number;
+  /** True when the app's body was longer than what the capture keeps (64 KiB). */
+  body_truncated: boolean;
+  /** From sending the request to the app's last body byte (or the error). */
+  duration_ms: number;
+  /** Why the app's answer is missing: the connection error, the timeout, or a refused target. */
+  error: string | null;
 }
 
 /** Captured bytes as JSON carries them: text when they are UTF-8, else base64 (the other null). */
@@ -141,6 +161,10 @@ export interface CaptureSummary {
   duplicate: boolean;
   attempt_for_id: number;
   response_status: number | null;
+  /** Forward mode: the app's status (null when unreachable); absent for other modes. */
+  forward_status?: number | null;
+  /** Forward mode: why the app's answer is missing. */
+  forward_error?: string | null;
 }
 
 /** POST /captures/{id}/replay. */

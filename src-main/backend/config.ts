@@ -34,6 +34,8 @@ export interface BackendConfig {
   ngrokAuthtoken?: string;
   /** More names the API listener answers to besides its loopback names (the Host check, http/host-check.ts). */
   allowedHosts: string[];
+  /** Deadline of one call to a remote connection (ms). */
+  remoteTimeoutMs: number;
   /** Fixed console token (tests); random per run when absent. */
   consoleToken?: string;
   /** The receiver's own limits (docs/receiver.md section 1; receiver/types.ts ReceiverLimits). */
@@ -47,6 +49,8 @@ export interface ReceiverSettings {
   memoryBudget: number;
   /** Requests one inbox may have open at once; past it, 503. */
   maxOpenPerInbox: number;
+  /** COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST=1: forwarding inboxes may send to hosts other than this machine. */
+  forwardToAnyHost: boolean;
   /** Time a sender has to send a whole request (ms); headers must come within min(10 s, this). */
   requestTimeoutMs: number;
 }
@@ -109,6 +113,7 @@ export function receiverSettings(env: Env): ReceiverSettings {
   return {
     bodyLimit,
     memoryBudget,
+    forwardToAnyHost: boolSetting('COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST', env.COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST),
     maxOpenPerInbox: intSetting('COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX', env.COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX, 64, 1, 4096),
     requestTimeoutMs: intSetting(
       'COUNTERSIGN_RECEIVER_REQUEST_TIMEOUT_MS',
@@ -176,6 +181,7 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
     ),
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
     allowedHosts: parseAllowedHosts(env.COUNTERSIGN_ALLOWED_HOSTS),
+    remoteTimeoutMs: intSetting('COUNTERSIGN_REMOTE_TIMEOUT_MS', env.COUNTERSIGN_REMOTE_TIMEOUT_MS, 15000, 100, 600000),
     consoleToken: defaults.consoleToken,
     receiver: receiverSettings(env),
   };

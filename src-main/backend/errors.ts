@@ -17,6 +17,10 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'validation_error'
   | 'rate_limited'
+  | 'connection_key_missing'
+  | 'remote_unreachable'
+  | 'remote_invalid_response'
+  | 'remote_timeout'
   | 'internal_error';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -32,6 +36,10 @@ const STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   validation_error: 422,
   rate_limited: 429,
+  connection_key_missing: 409,
+  remote_unreachable: 502,
+  remote_invalid_response: 502,
+  remote_timeout: 504,
   internal_error: 500,
 };
 

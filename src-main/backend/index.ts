@@ -22,6 +22,9 @@ import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
+import { ConnectionRegistry } from './connections/registry.js';
+import type { ConnectionKeyring, Env } from './connections/keyring.js';
+import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
 
 export interface BackendAddresses {
   api_url: string;
@@ -37,6 +40,12 @@ export interface BackendOptions {
   tunnelAutostart?: boolean;
   /** The service's clock: the system clock by default; a ManualClock freezes and moves the service's time. */
   clock?: Clock;
+  /** The OS keychain for connection keys (the desktop); headless has none (connections/keyring.ts). */
+  keyring?: ConnectionKeyring;
+  /** Where connections' `api_key_env` keys are read; process.env by default. */
+  env?: Env;
+  /** Writes instance.json and a CLI token in the data directory for `countersign` to find (the headless and desktop entries). */
+  instanceFile?: boolean;
 }
 
 export interface Backend {
@@ -50,6 +59,7 @@ export interface Backend {
   readonly engine: DeliveryEngine;
   readonly receiver: Receiver;
   readonly tunnel: Tunnel;
+  readonly connections: ConnectionRegistry;
   /** Per-run secret that the console API requires. */
   readonly consoleToken: string;
   /** Problems found at start that a person should see (e.g. a corrupt store kept aside). */
@@ -93,6 +103,24 @@ interface Parts {
   warnings: string[];
   /** Ports the listeners got (0 until they listen). */
   ports: { api: number; receiver: number };
+  addresses: () => BackendAddresses;
+  /** instance.json was written (and is removed at stop). */
+  announced: boolean;
+}
+
+/** instance.json and the CLI token (instance-file.ts), once the listeners have their ports. */
+async function announce(p: Parts): Promise<void> {
+  const { api_url, app_url, receiver_url } = p.addresses();
+  const token = await p.domain.createCliToken();
+  await writeInstanceFiles(p.config.dataDir, { api_url, app_url, receiver_url, pid: process.pid }, token);
+  p.announced = true;
+}
+
+async function unannounce(p: Parts): Promise<void> {
+  if (!p.announced) return;
+  p.announced = false;
+  await removeInstanceFiles(p.config.dataDir, process.pid);
+  await p.domain.revokeCliToken();
 }
 
 async function startParts(p: Parts): Promise<void> {
@@ -115,17 +143,35 @@ async function startParts(p: Parts): Promise<void> {
   }
   p.engine.start();
   if (p.options.tunnelAutostart !== false) void p.tunnel.autostart();
+  // Without the card the service still runs; the command line then needs --api-url.
+  if (p.options.instanceFile)
+    await announce(p).catch((err: Error) => p.warnings.push(`could not write ${INSTANCE_FILE} for the command line: ${err.message}`));
 }
 
 async function stopParts(p: Parts): Promise<void> {
   // Delayed and hung answers first, so the receiver's listener can close.
   p.receiver.close();
   await Promise.all([close(p.apiServer), close(p.receiverServer)]);
+  await unannounce(p);
   await p.tunnel.stop();
   await p.engine.stop();
   await p.receiver.flush();
   await p.store.close();
   await p.history.close();
+}
+
+/** The API listener: the console, then the service API. */
+function createApiServer(consoleDeps: Parameters<typeof mountConsole>[1], service: Parameters<typeof createServiceApp>[0]): Server {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  mountConsole(app, consoleDeps);
+  app.use(createServiceApp(service));
+  // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
+  const fastRead = fastDocumentRead(service.domain, service.config);
+  return createServer((req, res) => {
+    if (!fastRead(req, res)) app(req, res);
+  });
 }
 
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
@@ -146,16 +192,14 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
   const receiver = createReceiver({ store, bus, config, history, clock, localUrl: receiverUrl, publicUrl });
+  const connections = new ConnectionRegistry({ store, clock, env: options.env ?? process.env, keyring: options.keyring });
   const addresses = (): BackendAddresses => ({
     api_url: apiBase(),
     app_url: `${apiBase()}/app`,
     receiver_url: receiverUrl(),
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  mountConsole(app, {
+  const consoleDeps = {
     token: consoleToken,
     store,
     history,
@@ -165,19 +209,15 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     receiver,
     tunnel,
     config,
-    rendererDir: options.rendererDir,
-    port: () => ports.api,
+    connections,
+    clock,
     warnings,
     addresses,
-  });
-  app.use(createServiceApp({ domain, config }));
-  // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
-  const fastRead = fastDocumentRead(domain, config);
-  const apiServer = createServer((req, res) => {
-    if (!fastRead(req, res)) app(req, res);
-  });
+  };
+  const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, { domain, config });
   const receiverServer = createReceiverServer(receiver);
-  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, apiServer, receiverServer, warnings, ports };
+  const servers = { apiServer, receiverServer, ports, addresses, announced: false };
+  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, warnings, ...servers };
   let stopping: Promise<void> | undefined;
 
   return {
@@ -191,6 +231,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     engine,
     receiver,
     tunnel,
+    connections,
     consoleToken,
     warnings,
     addresses,

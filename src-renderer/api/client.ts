@@ -2,7 +2,8 @@
 // any client: X-Api-Key, the console session's admin key) and the console API (the
 // per-run console token). Every method, JSON or raw text bodies, JSON or text answers
 // (with an attachment's file name); every failure becomes an ApiRequestError in the
-// contract's shape.
+// contract's shape. Console calls carry the token this page was opened with, or else
+// ride on the browser's session cookie (signIn).
 //
 // The session's key is never kept here: a service call reads it from the session
 // query's data in the QueryClient making the call (queryFn and mutationFn both receive
@@ -24,7 +25,7 @@ interface ClientState {
 
 const state: ClientState = { base: '', consoleToken: null };
 
-/** Set once at start-up (main.tsx: the token from the URL fragment; tests: their backend). */
+/** Set once at start-up (main.tsx: the token from the URL fragment, if any; tests: their backend). */
 export function configureClient(patch: Partial<ClientState>): void {
   Object.assign(state, patch);
 }
@@ -110,10 +111,18 @@ function serviceAuth(client: QueryClient): Record<string, string> {
   return { 'X-Api-Key': key };
 }
 
+/** The token this page was opened with, if any; otherwise the browser's session cookie (same origin) speaks for it. */
 function consoleAuth(): Record<string, string> {
-  if (!state.consoleToken)
-    throw new ApiRequestError(401, 'unauthorized', 'No console token. Open the console from the console_url printed at start.');
-  return { 'X-Console-Token': state.consoleToken };
+  return state.consoleToken ? { 'X-Console-Token': state.consoleToken } : {};
+}
+
+/**
+ * Signs this browser in with a console token (POST /console/api/sign-in sets an HttpOnly
+ * session cookie), so that any console link opens in any of its tabs. Rejects with the
+ * API's error (401 for a token that is not this run's).
+ */
+export async function signIn(token: string): Promise<void> {
+  await send('/console/api/sign-in', { 'X-Console-Token': token }, { method: 'POST' }, 'application/json');
 }
 
 /** A call to the service API (`/v2/...`, `/documents/...`) with the session's key; the answer is JSON (or empty). */
@@ -121,7 +130,7 @@ export async function serviceApi<T>(path: string, opts: ServiceOptions): Promise
   return jsonOf<T>(await send(path, serviceAuth(opts.client), opts, 'application/json'));
 }
 
-/** A call to the console API (`/console/api/...`) with the console token; the answer is JSON (or empty). */
+/** A call to the console API (`/console/api/...`) with the console token or the session cookie; the answer is JSON (or empty). */
 export async function consoleApi<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   return jsonOf<T>(await send(`/console/api${path}`, consoleAuth(), opts, 'application/json'));
 }

@@ -1,35 +1,24 @@
 // The console token: it arrives once in the URL fragment (#token=…, never sent to any
-// server, never in logs), is kept in sessionStorage for this tab's life, and is removed
-// from the address bar at once so that it is not bookmarked, shared in a screenshot
-// or left in history.
-const KEY = 'countersign.console-token';
+// server, never in logs) and is removed from the address bar at once so that it is not
+// bookmarked, shared in a screenshot or left in history. The page then signs the browser
+// in with it (signIn in client.ts): an HttpOnly session cookie lets every other tab of
+// this browser open console links, so the token is kept nowhere a script could read later.
 
-/** Reads the token from the fragment (then strips it) or from sessionStorage. */
+/** Reads the token from the fragment and strips it from the address bar; null when there is none. */
 export function captureConsoleToken(loc: Location = window.location, hist: History = window.history): string | null {
   const params = new URLSearchParams(loc.hash.replace(/^#/, ''));
   const fromHash = params.get('token');
-  if (fromHash) {
-    try {
-      sessionStorage.setItem(KEY, fromHash);
-    } catch {
-      // Storage refused (privacy mode): the token still works for this page's life.
-    }
-    params.delete('token');
-    const rest = params.toString();
-    hist.replaceState(hist.state, '', `${loc.pathname}${loc.search}${rest ? `#${rest}` : ''}`);
-    return fromHash;
-  }
-  try {
-    return sessionStorage.getItem(KEY);
-  } catch {
-    return null;
-  }
+  if (!fromHash) return null;
+  params.delete('token');
+  const rest = params.toString();
+  hist.replaceState(hist.state, '', `${loc.pathname}${loc.search}${rest ? `#${rest}` : ''}`);
+  return fromHash;
 }
 
-export function forgetConsoleToken(): void {
-  try {
-    sessionStorage.removeItem(KEY);
-  } catch {
-    // nothing kept
-  }
+/** The token in what a person pasted: the token itself, or the whole console_url (its #token=…). */
+export function tokenFromPaste(text: string): string {
+  const trimmed = text.trim();
+  const hash = trimmed.indexOf('#');
+  if (hash < 0) return trimmed;
+  return new URLSearchParams(trimmed.slice(hash + 1)).get('token')?.trim() ?? '';
 }

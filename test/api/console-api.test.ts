@@ -150,6 +150,86 @@ describe('console API guard', () => {
   });
 });
 
+describe('session cookie', () => {
+  const cookieName = () => `countersign_console_${port}`;
+  const signIn = async () => {
+    const res = await raw('POST', '/console/api/sign-in', authed({ 'sec-fetch-site': 'same-origin' }));
+    expect(res.status).toBe(204);
+    const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+    expect(set).toHaveLength(1);
+    return set[0];
+  };
+  const withCookie = (cookie: string, extra: Record<string, string> = {}) => ({ cookie, ...extra });
+
+  it('is set only for the token: HttpOnly, SameSite=Strict, scoped to /console/api, named for the port, not the token', async () => {
+    const noToken = await raw('POST', '/console/api/sign-in', { 'sec-fetch-site': 'same-origin' });
+    expect(noToken.status).toBe(401);
+    expect(noToken.headers['set-cookie']).toBeUndefined();
+    const wrong = await raw('POST', '/console/api/sign-in', { 'x-console-token': 'wrong', 'sec-fetch-site': 'same-origin' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const set = await signIn();
+    const [pair, ...attrs] = set.split(';').map((p) => p.trim());
+    expect(pair.startsWith(`${cookieName()}=`)).toBe(true);
+    expect(pair).not.toContain(TOKEN);
+    expect(attrs).toEqual(expect.arrayContaining(['Path=/console/api', 'HttpOnly', 'SameSite=Strict']));
+    expect(attrs.some((a) => /^(Expires|Max-Age|Domain)=/i.test(a))).toBe(false);
+  });
+
+  it('speaks for a same-origin browser request, reads and writes, with no token', async () => {
+    const cookie = (await signIn()).split(';')[0];
+    const read = await raw('GET', '/console/api/session', withCookie(cookie, { 'sec-fetch-site': 'same-origin' }));
+    expect(read.status).toBe(200);
+    expect(read.json.company_name).toBe('Demo Company');
+    const write = await raw(
+      'POST',
+      '/console/api/api-keys',
+      withCookie(cookie, { 'sec-fetch-site': 'same-origin', origin: `http://127.0.0.1:${port}`, 'content-type': 'application/json' }),
+      JSON.stringify({ role: 'member', label: 'by cookie' }),
+    );
+    expect(write.status).toBe(201);
+  });
+
+  it('is refused from another site, another origin of this site, a typed or followed link, and without Sec-Fetch-Site', async () => {
+    const cookie = (await signIn()).split(';')[0];
+    const json = { 'content-type': 'application/json' };
+    const cases: [Record<string, string>, number][] = [
+      [{ 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' }, 403],
+      [{ 'sec-fetch-site': 'same-site', origin: `http://127.0.0.1:${port + 1}` }, 403],
+      [{ 'sec-fetch-site': 'same-site' }, 403],
+      [{ 'sec-fetch-site': 'none' }, 401],
+      [{}, 401],
+      [{ 'sec-fetch-site': 'same-origin', origin: 'http://evil.example' }, 403],
+    ];
+    for (const [headers, status] of cases) {
+      const read = await raw('GET', '/console/api/session', withCookie(cookie, headers));
+      expect(read.status, JSON.stringify(headers)).toBe(status);
+      const write = await raw(
+        'POST',
+        '/console/api/api-keys',
+        withCookie(cookie, { ...headers, ...json }),
+        JSON.stringify({ role: 'admin' }),
+      );
+      expect(write.status, JSON.stringify(headers)).toBe(status);
+    }
+    const forged = await raw('GET', '/console/api/session', withCookie(`${cookieName()}=${TOKEN}`, { 'sec-fetch-site': 'same-origin' }));
+    expect(forged.status).toBe(401);
+    const otherPort = await raw(
+      'GET',
+      '/console/api/session',
+      withCookie(`countersign_console_${port + 1}=${cookie.split('=')[1]}`, { 'sec-fetch-site': 'same-origin' }),
+    );
+    expect(otherPort.status).toBe(401);
+  });
+
+  it('is removed by signing out', async () => {
+    const cookie = (await signIn()).split(';')[0];
+    const out = await raw('POST', '/console/api/sign-out', withCookie(cookie, { 'sec-fetch-site': 'same-origin' }));
+    expect(out.status).toBe(204);
+    expect(String(out.headers['set-cookie'])).toMatch(new RegExp(`^${cookieName()}=;.*Max-Age=0`));
+  });
+});
+
 describe('console page under /app', () => {
   it('serves the page with a strict CSP and no-cache, for deep links too', async () => {
     for (const path of ['/app', '/app/', '/app/documents?d=doc_abc', '/app/settings/webhooks']) {

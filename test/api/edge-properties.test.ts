@@ -84,6 +84,18 @@ const CONSOLE_ROUTES = [
     'GET /inspector/deliveries/{delivery}',
     'GET /inspector/captures/{capture}',
     'GET /inspector/captures/{capture}/pair',
+    'GET /connections',
+    'POST /connections connection',
+    'GET /connections/{conn}',
+    'GET /connections/{conn}/check',
+    'GET /connections/{conn}/remote/v2/webhooks',
+    'POST /connections/{conn}/remote/v2/webhooks subscription',
+    'GET /connections/{conn}/remote/documents/{doc}',
+    'PUT /connections/{conn}/remote/documents/{doc} documentPatch',
+    'POST /connections/{conn}/remote/v2/{junk}',
+    'GET /connections/{conn}/tunnel-moves',
+    'POST /connections/{conn}/tunnel-moves',
+    'DELETE /connections/{noconn}',
     'GET /{junk}',
   ].map((r) => r.replace(' /', ' /console/api/')),
   'GET /app',
@@ -194,7 +206,8 @@ async function expectEdgeContract(r: EdgeRequest, send: () => Promise<EdgeRespon
 
 beforeAll(async () => {
   // The console page as built (npm test builds first); without it /app is the "not built" page, a 503.
-  t = await startTestBackend({}, undefined, { rendererDir: RENDERER_DIR });
+  // A connection to itself (the key from the environment): the pass-through reaches a real service.
+  t = await startTestBackend({}, undefined, { rendererDir: RENDERER_DIR, env: { EDGE_KEY: ADMIN_KEY } });
   port = Number(new URL(t.urls.api_url).port);
   await t.backend.engine.stop();
   const doc = (await t.api('POST', '/v2/test_helpers/documents', { title: 'D', recipients: [{ name: 'A', email: 'a@b.co' }] })).body;
@@ -213,7 +226,12 @@ beforeAll(async () => {
     const id = (await t.consoleApi('POST', '/inboxes', { name, response })).body.id;
     inboxModes.set(id, name as keyof typeof RECEIVER_MODES);
   }
+  const conn = (
+    await t.consoleApi('POST', '/connections', { name: 'Self', base_url: t.urls.api_url, app_url: t.urls.app_url, api_key_env: 'EDGE_KEY' })
+  ).body.id;
   Object.assign(ids, {
+    conn: [conn, 'conn_unknown'],
+    noconn: ['conn_unknown', 'local'],
     doc: [doc.public_id, otherDoc.public_id, 'doc_unknown'],
     sub: [sub.public_id, 'wh_unknown'],
     delivery: [delivery, 'msg_unknown'],
@@ -282,6 +300,17 @@ const shapes = (): Record<string, fc.Arbitrary<unknown>> => ({
     { requiredKeys: [] },
   ),
   subscribe: fc.record({ type: field(fc.constantFrom('all', 'document.sent', 'nope')) }, { requiredKeys: [] }),
+  connection: fc.record(
+    {
+      name: field(fc.string({ maxLength: 70 })),
+      base_url: field(fc.constantFrom('https://api.example.com', 'http://api.example.com', 'nope', '')),
+      app_url: field(fc.constantFrom('https://app.example.com/', 'javascript:alert(1)')),
+      api_key: field(fc.string({ maxLength: 10 })),
+      api_key_env: field(fc.constantFrom('EDGE_KEY', 'UNSET_KEY', '1bad')),
+      api_key_file: field(fc.constantFrom('/nonexistent/key', 'relative/key')),
+    },
+    { requiredKeys: ['name'] },
+  ),
   move: fc.record({ ids: field(fc.array(fc.string(), { maxLength: 2 })) }, { requiredKeys: [] }),
   replay: fc.record(
     {

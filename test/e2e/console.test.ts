@@ -36,7 +36,7 @@ async function makeDocument(
   return res.body as { public_id: string; url: string; recipients: { public_id: string }[] };
 }
 
-/** Goes to an in-app path of the same tab (the token lives in this tab's sessionStorage). */
+/** Goes to an in-app path (the browser is signed in by the console link: its session cookie). */
 async function go(path: string) {
   await page.goto(`${hl.urls.app_url}${path}`);
   await page.locator('main h1').first().waitFor();
@@ -317,7 +317,7 @@ describe.skipIf(!ready)('console in Chromium against the headless entry', () => 
     const stranger = await newPage(browser);
     try {
       await stranger.page.goto(`${hl.urls.app_url}/documents`);
-      await stranger.page.getByRole('heading', { name: 'Open the console from its link' }).waitFor();
+      await stranger.page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
       await screenshot(stranger.page, 'no-token');
     } finally {
       await stranger.context.close();

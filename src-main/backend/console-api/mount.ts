@@ -18,8 +18,12 @@ import { wellFormedPath } from '../http/path-check.js';
 import { receiverConsoleRoutes } from './receiver-routes.js';
 import { inspectorRoutes } from './inspector-routes.js';
 import { consoleGuard } from './guard.js';
+import { connectionRoutes } from './connection-routes.js';
+import type { ConnectionRegistry } from '../connections/registry.js';
+import type { Clock } from '../clock.js';
 import { consoleRoutes } from './routes.js';
 import { sessionHolder } from './session.js';
+import { signInRoutes } from './sign-in.js';
 import { consoleStatic } from './static.js';
 import type { ConsoleStatus } from '@shared/api-types.js';
 
@@ -49,6 +53,9 @@ export interface ConsoleDeps {
   warnings?: readonly string[];
   /** Optional: every bound address (GET /console/api/status); api/app are derived when absent. */
   addresses?: () => ConsoleAddresses;
+  /** Connections to real deployments, and the service's clock for their timestamps. */
+  connections: ConnectionRegistry;
+  clock: Clock;
   /** Optional: the stream's heartbeat interval (tests shorten it). */
   streamHeartbeatMs?: number;
 }
@@ -81,7 +88,19 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  app.use(CONSOLE_API_PREFIX, signInRoutes(token));
   app.use(CONSOLE_API_PREFIX, consoleRoutes({ domain, store: deps.store, bus, session, status, heartbeatMs: deps.streamHeartbeatMs }));
+  // Connections to real deployments and the pass-through to them (connection-routes.ts).
+  app.use(
+    CONSOLE_API_PREFIX,
+    connectionRoutes({
+      connections: deps.connections,
+      tunnel: deps.tunnel,
+      receiver: deps.receiver,
+      clock: deps.clock,
+      timeoutMs: config.remoteTimeoutMs,
+    }),
+  );
   // The receiver's inboxes, captures and tunnel (receiver-routes.ts), acting for
   // the console session's company.
   app.use(

@@ -12,6 +12,7 @@ import type { Role } from '@shared/api-types.js';
 
 export const DEMO_COMPANY = 'Demo Company';
 const CONSOLE_LABEL = 'Console session';
+const CLI_LABEL = 'Command line (this run)';
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
@@ -111,14 +112,40 @@ export async function ensureCompanyAdmin(
 export const ensureSeed = (ctx: DomainContext, adminKey: string | undefined): Promise<void> =>
   ensureCompanyAdmin(ctx, DEMO_COMPANY, adminKey, 'COUNTERSIGN_ADMIN_KEY');
 
-/** A fresh admin key for this run's console; the previous run's console key is revoked. */
-export async function createConsoleSession(ctx: DomainContext) {
-  const company = findOrCreateCompany(ctx, DEMO_COMPANY);
-  for (const old of ctx.store.apiKeys.filter((k) => k.label === CONSOLE_LABEL && k.company_id === company.id)) {
+/** Removes every key with this label in the company, and its user. Caller commits. */
+function revokeLabelled(ctx: DomainContext, companyId: string, label: string): void {
+  for (const old of ctx.store.apiKeys.filter((k) => k.label === label && k.company_id === companyId)) {
     ctx.store.apiKeys.remove(old.id);
     ctx.store.users.remove(old.user_id);
   }
+}
+
+/** A fresh admin key for this run's console; the previous run's console key is revoked. */
+export async function createConsoleSession(ctx: DomainContext) {
+  const company = findOrCreateCompany(ctx, DEMO_COMPANY);
+  revokeLabelled(ctx, company.id, CONSOLE_LABEL);
   const made = mintKey(ctx, company, 'admin', CONSOLE_LABEL);
   await ctx.store.commit();
   return { api_key: made.key, company_id: company.id, company_name: company.name };
+}
+
+/**
+ * The command line's key for this run of the service (docs/cli.md, "Which service a
+ * command talks to"): a Demo Company admin key, given to the instance file writer in
+ * clear once. A previous run's (left by a crash) is revoked first.
+ */
+export async function createCliToken(ctx: DomainContext): Promise<string> {
+  const company = findOrCreateCompany(ctx, DEMO_COMPANY);
+  revokeLabelled(ctx, company.id, CLI_LABEL);
+  const made = mintKey(ctx, company, 'admin', CLI_LABEL);
+  await ctx.store.commit();
+  return made.key;
+}
+
+/** Revokes the command line's key when the run ends. */
+export async function revokeCliToken(ctx: DomainContext): Promise<void> {
+  const company = ctx.store.companies.find((c) => c.name === DEMO_COMPANY);
+  if (!company) return;
+  revokeLabelled(ctx, company.id, CLI_LABEL);
+  await ctx.store.commit();
 }

@@ -23,6 +23,8 @@ export class Domain {
   authenticate = (key: string | undefined): Actor | undefined => keys.authenticate(this.ctx, key);
   ensureSeed = (adminKey?: string) => keys.ensureSeed(this.ctx, adminKey);
   createConsoleSession = () => keys.createConsoleSession(this.ctx);
+  createCliToken = () => keys.createCliToken(this.ctx);
+  revokeCliToken = () => keys.revokeCliToken(this.ctx);
   createApiKey = (actor: Actor, input: { role: Role; company?: string; label?: string }) => keys.createApiKey(this.ctx, actor, input);
   listApiKeys = (companyId: string) => keys.listApiKeys(this.ctx, companyId);
   revokeApiKey = (actor: Actor, id: string) => keys.revokeApiKey(this.ctx, actor, id);

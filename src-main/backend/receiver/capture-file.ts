@@ -32,7 +32,7 @@ export function fromLine(line: string): Capture | null {
 
 /** What a capture holds in memory, near enough: its body, path and headers. */
 export function captureWeight(c: Capture): number {
-  let n = c.body.length + c.path.length + 512;
+  let n = c.body.length + c.path.length + c.response.body.length + 512;
   for (const [name, value] of c.headers) n += name.length + value.length;
   return n;
 }

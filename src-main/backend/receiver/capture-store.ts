@@ -32,6 +32,9 @@ interface InboxCaptures {
   fileBytes: number;
 }
 
+/** Body bytes a capture holds: the request's, and the answer's (a forwarding inbox keeps up to 64 KiB of the app's). */
+const keptBytes = (c: Capture): number => c.body.length + c.response.body.length;
+
 const SAFE_ID = /^inb_[0-9A-Za-z]{1,64}$/;
 /** Lines appended in one write (a single bigger line is written alone). */
 const BATCH_BYTES = 1024 * 1024;
@@ -84,7 +87,7 @@ export class CaptureStore {
 
   private push(e: InboxCaptures, c: Capture): void {
     e.list.push(c);
-    e.bytes += c.body.length;
+    e.bytes += keptBytes(c);
     this.byId.set(c.id, c);
   }
 
@@ -92,7 +95,7 @@ export class CaptureStore {
     let drop = 0;
     while (e.list.length - drop > this.limits.maxCapturesPerInbox || (e.bytes > this.limits.maxBytesPerInbox && e.list.length - drop > 1)) {
       const old = e.list[drop++];
-      e.bytes -= old.body.length;
+      e.bytes -= keptBytes(old);
       this.byId.delete(old.id);
       // Dropped before its turn to be written: it never will be (pending is oldest first).
       if (e.pending[0] === old) this.unqueue(e, e.pending.shift()!);

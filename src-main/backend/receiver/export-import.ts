@@ -7,9 +7,10 @@
 // subscription secret_keys, with and without the whsec_ prefix) is replaced wherever it
 // appears in the text, e.g. echoed in a captured body. Imports are validated and never bring a
 // secret back; importing the same file twice adds nothing the second time.
+import { forwardTargetProblem } from './forward-target.js';
 import type { Store } from '../store/store.js';
 import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../store/history-types.js';
-import { importedAttempt, importedDelivery, importedEvent } from './import-records.js';
+import { importedAttempt, importedDelivery, importedEvent, importedForward } from './import-records.js';
 import { validationError } from '../errors.js';
 import { parseResponseMode } from './inbox-input.js';
 import type { Receiver } from './receiver.js';
@@ -169,6 +170,7 @@ function toCapture(raw: unknown, inboxId: string): Capture | null {
       delay_ms: typeof response.delay_ms === 'number' ? response.delay_ms : 0,
       hang: response.hang === true,
     },
+    ...(importedForward(raw.forward) ? { forward: importedForward(raw.forward) } : {}),
   };
 }
 
@@ -193,6 +195,9 @@ export async function applyImport(
     let response: ResponseMode = { ...DEFAULT_RESPONSE };
     try {
       response = parseResponseMode(raw.response);
+      // A file can name any forward target: one this machine would refuse becomes the default mode.
+      if (response.mode === 'forward' && forwardTargetProblem(response.url, receiver.limits.forwardToAnyHost))
+        response = { ...DEFAULT_RESPONSE };
     } catch {
       // An unreadable mode falls back to the default rather than losing the inbox.
     }

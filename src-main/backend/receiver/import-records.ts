@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { AttemptRecord, DeliverySummary, EventSummary } from '../store/history-types.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
+import type { ForwardResult } from '@shared/receiver-types.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/);
 const text = (max: number) => z.string().max(max);
@@ -71,4 +72,19 @@ export function importedDelivery(raw: unknown, companyId: string): DeliverySumma
 export function importedAttempt(raw: unknown, deliveryId: string): AttemptRecord | null {
   const r = attemptSchema.safeParse(raw);
   return r.success && r.data.delivery_id === deliveryId ? r.data : null;
+}
+
+const forwardSchema = z.object({
+  url: text(4096),
+  status: z.number().int().min(100).max(999).nullable(),
+  body_size: count,
+  body_truncated: z.boolean(),
+  duration_ms: z.number().finite().min(0),
+  error: text(4000).nullable(),
+});
+
+/** A capture's forward result (forward mode) from a file: the known fields, or nothing. */
+export function importedForward(raw: unknown): ForwardResult | undefined {
+  const r = forwardSchema.safeParse(raw);
+  return r.success ? r.data : undefined;
 }

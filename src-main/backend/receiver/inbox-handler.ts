@@ -9,7 +9,8 @@ import type { Request, RequestHandler } from 'express';
 import type { ChangeBus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { isRefusal, RETRY_AFTER_S, type Admission, type Refusal } from './admission.js';
+import { isRefusal, RETRY_AFTER_S, type Admission, type Refusal, type Ticket } from './admission.js';
+import { forward } from './forward.js';
 import type { CaptureStore } from './capture-store.js';
 import { readBody, type PendingAnswers, type ReadBody } from './inbound.js';
 import type { InboxRegistry } from './inbox-registry.js';
@@ -119,6 +120,27 @@ async function captureOf(deps: InboxHandlerDeps, req: Request, inbox: InboxRecor
   };
 }
 
+/** Forward mode: the app answers the sender; its answer joins the capture. */
+async function forwardCapture(deps: InboxHandlerDeps, res: ServerResponse, capture: Capture, ticket: Ticket, target: string) {
+  const out = await forward(
+    {
+      target,
+      inboxId: capture.inbox_id,
+      captureId: capture.id,
+      method: capture.method,
+      originalUrl: capture.path,
+      headers: capture.headers,
+      body: capture.body,
+    },
+    res,
+    deps.limits,
+    // What is kept of the app's answer counts against the memory budget, beside the request's body.
+    (kept) => ticket.grow(capture.body.length + kept),
+  );
+  capture.response = out.response;
+  capture.forward = out.forward;
+}
+
 /** The receiver's handler for `/in/<inbox_id>…`; any other path goes to `next`. */
 export function inboxHandler(deps: InboxHandlerDeps): RequestHandler {
   const { bus, clock, limits, inboxes, captures, admission, pending } = deps;
@@ -141,12 +163,15 @@ export function inboxHandler(deps: InboxHandlerDeps): RequestHandler {
       return refuse(res, ticket.refusal!, true);
     }
     const capture = await captureOf(deps, req, inbox, read, arrived);
+    const forwarding = inbox.response.mode === 'forward' && !read.tooLarge;
+    if (forwarding) await forwardCapture(deps, res, capture, ticket, (inbox.response as { url: string }).url);
     // The inbox may have been deleted while the verdict was computed.
     if (inboxes.record(inbox.id)) {
       captures.add(capture);
       bus.emit({ kind: 'capture', inbox_id: inbox.id, id: capture.id });
     }
     ticket.settle();
+    if (forwarding) return;
     pending.send(res, capture.response, limits.maxHangMs, (ms) => {
       // Kept in memory only: the file has the capture as it arrived.
       capture.response.sender_gave_up_after_ms = ms;

@@ -16,6 +16,8 @@ export const responseModeSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('hang') }),
   z.strictObject({ mode: z.literal('gone'), delay_ms: delay }),
   z.strictObject({ mode: z.literal('rate_limited'), retry_after: z.number().int().min(0).max(86_400).default(30), delay_ms: delay }),
+  // Where to is checked against the loopback rule by the registry (forward-target.ts), which knows the setting.
+  z.strictObject({ mode: z.literal('forward'), url: z.string().trim().min(1).max(2048) }),
 ]);
 
 const name = z.string().trim().min(1).max(100);

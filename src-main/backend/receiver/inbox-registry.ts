@@ -12,6 +12,7 @@ import { parseSecret } from '../delivery/signing.js';
 import type { CaptureStore } from './capture-store.js';
 import type { CreateInboxInput, UpdateInboxInput } from './inbox-input.js';
 import { responseModeSchema } from './inbox-input.js';
+import { checkForwardTarget } from './forward-target.js';
 import { classifyUrl, linkedSubscriptions, staleSubscriptions, type ReceiverOrigins } from './linked-subscriptions.js';
 import { describeResponse } from './response-mode.js';
 import { fingerprint, type SecretCandidate } from './verdict.js';
@@ -194,10 +195,16 @@ export class InboxRegistry {
     return this.saved.inboxes.map((r) => this.view(r));
   }
 
+  /** A forward target must pass the loopback rule (forward-target.ts) before anything changes. */
+  private checkResponse(response: CreateInboxInput['response']): void {
+    if (response?.mode === 'forward') checkForwardTarget(response.url, this.deps.limits.forwardToAnyHost);
+  }
+
   async create(input: CreateInboxInput, id = newId('inb')): Promise<InboxView> {
     if (this.byId.size >= this.deps.limits.maxInboxes) {
       throw validationError([{ field: 'name', message: `at most ${this.deps.limits.maxInboxes} inboxes; delete one first` }]);
     }
+    this.checkResponse(input.response);
     const rec: InboxRecord = {
       id,
       name: input.name ?? `Inbox ${this.byId.size + 1}`,
@@ -216,6 +223,7 @@ export class InboxRegistry {
   async update(id: string, input: UpdateInboxInput): Promise<InboxView> {
     const rec = this.byId.get(id);
     if (!rec) throw notFound('inbox');
+    this.checkResponse(input.response);
     if (input.name !== undefined) rec.name = input.name;
     if (input.secret !== undefined) rec.secret = input.secret;
     if (input.response !== undefined) {

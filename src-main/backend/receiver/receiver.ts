@@ -80,6 +80,7 @@ export function summarize(c: Capture): CaptureSummary {
     duplicate: c.duplicate,
     attempt_for_id: c.attempt_for_id,
     response_status: c.response.status,
+    ...(c.forward ? { forward_status: c.forward.status, forward_error: c.forward.error } : {}),
   };
 }
 
@@ -90,6 +91,7 @@ function limitsOf(config: BackendConfig): Partial<ReceiverLimits> {
     bodyLimit: r.bodyLimit,
     memoryBudget: r.memoryBudget,
     maxOpenPerInbox: r.maxOpenPerInbox,
+    forwardToAnyHost: r.forwardToAnyHost,
     requestTimeoutMs: r.requestTimeoutMs,
     headersTimeoutMs: Math.min(DEFAULT_LIMITS.headersTimeoutMs, r.requestTimeoutMs),
   };

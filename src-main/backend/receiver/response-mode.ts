@@ -40,6 +40,9 @@ export function decideResponse(mode: ResponseMode, attempt: number, captureId: s
       return answer(429, { received: true, capture_id: captureId, simulated_status: 429 }, mode.delay_ms, {
         'retry-after': String(mode.retry_after),
       });
+    case 'forward':
+      // The app answers (forward.ts); this stands until it has.
+      return { status: null, headers: {}, body: '', delay_ms: 0, hang: false };
   }
 }
 
@@ -57,5 +60,7 @@ export function describeResponse(mode: ResponseMode): string {
       return `410 Gone${d}`;
     case 'rate_limited':
       return `429 with Retry-After: ${mode.retry_after}${d}`;
+    case 'forward':
+      return `forward to ${mode.url} (the app's answer)`;
   }
 }

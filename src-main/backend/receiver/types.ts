@@ -52,6 +52,10 @@ export interface ReceiverLimits {
   requestTimeoutMs: number;
   /** Connections open at once on the receiver's listener (more are closed at once). */
   maxConnections: number;
+  /** Forwarding inboxes may send to any host, not only loopback ones (forward-target.ts). */
+  forwardToAnyHost: boolean;
+  /** How long the app has to answer a forwarded request, headers and body. */
+  forwardTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: ReceiverLimits = {
@@ -65,6 +69,8 @@ export const DEFAULT_LIMITS: ReceiverLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   maxConnections: 512,
+  forwardToAnyHost: false,
+  forwardTimeoutMs: 30_000,
 };
 
 /** What one inbox may hold of the memory budget (bodies being received plus captures waiting for the disk). */

@@ -46,28 +46,67 @@ function signatureMatches(secret: string, id: string, ts: string, sig: string, b
   return verifySignature({ secret, msgId: id, timestamp: ts, signature: sig, body, now: Number(ts) }).ok;
 }
 
-export async function computeVerdict(input: VerdictInput): Promise<Verdict> {
-  const h = input.headers;
-  const [id, ts, sig] = SIGNATURE_HEADERS.map((n) => h[n]);
-  const base = {
-    secret_source: 'none' as Verdict['secret_source'],
-    subscription_id: null as string | null,
-    secret_fingerprint: null as string | null,
-    timestamp_age_s: null as number | null,
-  };
-  const out = (reason: VerdictReason, message: string, extra: Partial<Verdict> = {}): Verdict => ({ reason, message, ...base, ...extra });
+type Base = Pick<Verdict, 'secret_source' | 'subscription_id' | 'secret_fingerprint' | 'timestamp_age_s'>;
+type Out = (reason: VerdictReason, message: string, extra?: Partial<Verdict>) => Verdict;
 
+/** The signature headers' own problems (missing, malformed), before any secret is tried. */
+function headerProblem(out: Out, id?: string, ts?: string, sig?: string): Verdict | null {
   if (!id && !ts && !sig)
     return out(
       'no_signature_headers',
       'No webhook-id, webhook-timestamp or webhook-signature header: the request was not signed with Standard Webhooks.',
     );
-  const missing = SIGNATURE_HEADERS.filter((n) => !h[n]);
+  const missing = SIGNATURE_HEADERS.filter((_, i) => ![id, ts, sig][i]);
   if (missing.length) return out('malformed_signature_headers', `Signature headers are incomplete: ${missing.join(', ')} missing.`);
   if (!/^\d{1,15}$/.test(ts!)) return out('malformed_signature_headers', `webhook-timestamp "${ts!.slice(0, 40)}" is not Unix seconds.`);
   if (!sig!.split(' ').some((e) => e.startsWith('v1,') && e.length > 3)) {
     return out('malformed_signature_headers', 'webhook-signature has no "v1,<base64>" entry.');
   }
+  return null;
+}
+
+/** No candidate matched: what the local delivery log can tell about why. */
+async function explainMismatch(
+  out: Out,
+  base: Base,
+  input: VerdictInput,
+  id: string,
+  ts: string,
+  sig: string,
+  late: string,
+): Promise<Verdict> {
+  const sent = input.lookupSent ? await input.lookupSent(id) : undefined;
+  if (sent?.secret && signatureMatches(sent.secret, id, ts, sig, input.body)) {
+    return out(
+      'wrong_secret',
+      `Signed with the secret of subscription ${sent.subscription_id} (fingerprint ${fingerprint(sent.secret)}), not with this inbox's ${base.secret_source} secret (fingerprint ${base.secret_fingerprint}).${late}`,
+    );
+  }
+  if (sent?.body !== undefined && !input.body.equals(Buffer.from(sent.body))) {
+    return out(
+      'body_modified',
+      `The body differs from what delivery ${id} sent (${Buffer.byteLength(sent.body)} bytes sent, ${input.body.length} received): it was changed after signing.${late}`,
+    );
+  }
+  if (sent?.body !== undefined && sent.secret) {
+    return out(
+      'signature_mismatch',
+      `The body is exactly what delivery ${id} sent and the sender's secret is known, yet the signature does not match: the webhook-id, webhook-timestamp or webhook-signature header was changed after signing.${late}`,
+    );
+  }
+  return out(
+    'signature_mismatch',
+    `The signature does not match: it was signed with a different secret, or the body was changed after signing (this sender's original is not in the local delivery log, so which one cannot be told).${late}`,
+  );
+}
+
+export async function computeVerdict(input: VerdictInput): Promise<Verdict> {
+  const h = input.headers;
+  const [id, ts, sig] = SIGNATURE_HEADERS.map((n) => h[n]);
+  const base: Base = { secret_source: 'none', subscription_id: null, secret_fingerprint: null, timestamp_age_s: null };
+  const out: Out = (reason, message, extra = {}) => ({ reason, message, ...base, ...extra });
+  const problem = headerProblem(out, id, ts, sig);
+  if (problem) return problem;
   base.timestamp_age_s = input.now - Number(ts);
   const age = base.timestamp_age_s;
   const outside = Math.abs(age) > TIMESTAMP_TOLERANCE_S;
@@ -106,29 +145,6 @@ export async function computeVerdict(input: VerdictInput): Promise<Verdict> {
       who,
     );
   }
-
   const late = outside ? ` (Also, webhook-timestamp is ${when}, outside the ${TIMESTAMP_TOLERANCE_S / 60}-minute tolerance.)` : '';
-  const sent = input.lookupSent ? await input.lookupSent(id!) : undefined;
-  if (sent?.secret && signatureMatches(sent.secret, id!, ts!, sig!, input.body)) {
-    return out(
-      'wrong_secret',
-      `Signed with the secret of subscription ${sent.subscription_id} (fingerprint ${fingerprint(sent.secret)}), not with this inbox's ${base.secret_source} secret (fingerprint ${base.secret_fingerprint}).${late}`,
-    );
-  }
-  if (sent?.body !== undefined && !input.body.equals(Buffer.from(sent.body))) {
-    return out(
-      'body_modified',
-      `The body differs from what delivery ${id} sent (${Buffer.byteLength(sent.body)} bytes sent, ${input.body.length} received): it was changed after signing.${late}`,
-    );
-  }
-  if (sent?.body !== undefined && sent.secret) {
-    return out(
-      'signature_mismatch',
-      `The body is exactly what delivery ${id} sent and the sender's secret is known, yet the signature does not match: the webhook-id, webhook-timestamp or webhook-signature header was changed after signing.${late}`,
-    );
-  }
-  return out(
-    'signature_mismatch',
-    `The signature does not match: it was signed with a different secret, or the body was changed after signing (this sender's original is not in the local delivery log, so which one cannot be told).${late}`,
-  );
+  return explainMismatch(out, base, input, id!, ts!, sig!, late);
 }

@@ -1,6 +1,7 @@
 // How an inbox answers, for every mode the receiver has: a status code, failing the
 // first N attempts of each webhook-id, hanging past the sender's timeout, 410 Gone, and
-// 429 with Retry-After; with an optional delay (except for hang). Numbers are kept as
+// 429 with Retry-After, or forwarding to the user's app (which then answers); with an
+// optional delay (except for hang and forward). Numbers are kept as
 // typed text until sent, so the API's own range errors can be shown beside the field.
 import { useId } from 'react';
 import type { ResponseMode } from '@shared/receiver-types.js';
@@ -13,6 +14,7 @@ export interface ModeDraft {
   fail_status: string;
   retry_after: string;
   delay_ms: string;
+  url: string;
 }
 
 export const MODE_LABELS: Record<ResponseMode['mode'], string> = {
@@ -21,6 +23,7 @@ export const MODE_LABELS: Record<ResponseMode['mode'], string> = {
   hang: 'Hang: never answer (the sender times out)',
   gone: '410 Gone',
   rate_limited: '429 Too Many Requests, with Retry-After',
+  forward: 'Forward to your app (it answers)',
 };
 
 export function draftOf(m: ResponseMode): ModeDraft {
@@ -31,6 +34,7 @@ export function draftOf(m: ResponseMode): ModeDraft {
     fail_status: m.mode === 'fail_first_n' ? String(m.fail_status) : '500',
     retry_after: m.mode === 'rate_limited' ? String(m.retry_after) : '30',
     delay_ms: 'delay_ms' in m && m.delay_ms ? String(m.delay_ms) : '',
+    url: m.mode === 'forward' ? m.url : 'http://localhost:3000/webhooks',
   };
 }
 
@@ -51,6 +55,8 @@ export function modeOf(d: ModeDraft): ResponseMode {
       return { mode: 'gone', ...withDelay };
     case 'rate_limited':
       return { mode: 'rate_limited', retry_after: num(d.retry_after), ...withDelay };
+    case 'forward':
+      return { mode: 'forward', url: d.url.trim() };
   }
 }
 
@@ -91,8 +97,19 @@ export function ResponseModeEditor({
           </>
         )}
         {value.mode === 'rate_limited' && numeric('Retry-After', 'retry_after', 'seconds, 0 to 86,400')}
-        {value.mode !== 'hang' && numeric('Delay (ms)', 'delay_ms', 'optional, up to 300,000')}
+        {value.mode === 'forward' && (
+          <Field label="Forward to" hint="your app on this machine, e.g. http://localhost:3000/webhooks" error={fieldError('response.url')}>
+            <input type="url" value={value.url} onChange={(e) => set({ url: e.target.value })} spellCheck={false} />
+          </Field>
+        )}
+        {value.mode !== 'hang' && value.mode !== 'forward' && numeric('Delay (ms)', 'delay_ms', 'optional, up to 300,000')}
       </div>
+      {value.mode === 'forward' && (
+        <p className="field-hint">
+          Each request goes on to your app byte for byte (the path below the inbox is appended); the sender gets your app&apos;s answer, and
+          both are kept here. Only addresses on this machine, unless COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST=1.
+        </p>
+      )}
       {value.mode === 'hang' && (
         <p className="field-hint">The connection stays open until the sender gives up (the local service waits 15 s), or for 10 minutes.</p>
       )}

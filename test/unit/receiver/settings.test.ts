@@ -12,6 +12,7 @@ describe('receiver settings', () => {
       memoryBudget: 64 * 1024 * 1024,
       maxOpenPerInbox: 64,
       requestTimeoutMs: 30_000,
+      forwardToAnyHost: false,
     });
   });
 
@@ -21,13 +22,15 @@ describe('receiver settings', () => {
       COUNTERSIGN_RECEIVER_MEMORY_BUDGET: '1048576',
       COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX: '8',
       COUNTERSIGN_RECEIVER_REQUEST_TIMEOUT_MS: '5000',
+      COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST: '1',
     }).receiver;
-    expect(r).toEqual({ bodyLimit: 65536, memoryBudget: 1048576, maxOpenPerInbox: 8, requestTimeoutMs: 5000 });
+    expect(r).toEqual({ bodyLimit: 65536, memoryBudget: 1048576, maxOpenPerInbox: 8, requestTimeoutMs: 5000, forwardToAnyHost: true });
     for (const [name, value] of [
       ['COUNTERSIGN_RECEIVER_BODY_LIMIT', '10'],
       ['COUNTERSIGN_RECEIVER_MEMORY_BUDGET', 'lots'],
       ['COUNTERSIGN_RECEIVER_MAX_OPEN_PER_INBOX', '0'],
       ['COUNTERSIGN_RECEIVER_REQUEST_TIMEOUT_MS', '1.5'],
+      ['COUNTERSIGN_RECEIVER_FORWARD_TO_ANY_HOST', 'yes please'],
     ]) {
       expect(() => loadConfig([], { [name]: value }), name).toThrow(ConfigError);
       expect(() => loadConfig([], { [name]: value }), name).toThrow(name);
