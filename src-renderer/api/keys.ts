@@ -45,6 +45,7 @@ const webhooks = resourceKeys<'webhooks', PageFilter>('webhooks');
 export const webhookKeys = {
   ...webhooks,
   sub: (id: string) => [...webhooks.detail(id), 'sub'] as const,
+  secrets: (id: string) => [...webhooks.detail(id), 'secrets'] as const,
   deliveries: (id: string) => [...webhooks.detail(id), 'deliveries'] as const,
   deliveryPage: (id: string, f: PageFilter) => [...webhooks.detail(id), 'deliveries', 'page', f] as const,
   delivery: (id: string, deliveryId: string) => [...webhooks.detail(id), 'deliveries', 'one', deliveryId] as const,

@@ -7,7 +7,10 @@ import type {
   Delivery,
   DeliveryWithAttempts,
   Page,
+  RecoverResult,
+  RotatedSecret,
   Subscription,
+  SubscriptionSecrets,
   SubscriptionType,
   TestEventResult,
 } from '@shared/api-types.js';
@@ -90,4 +93,39 @@ export const useRedeliver = () =>
       inspectorKeys.delivery(v.deliveryId),
       d.document_id ? documentKeys.timeline(d.document_id) : null,
     ],
+  });
+
+/** Which secrets sign now, by fingerprint (an emulator extra: /v2/test_helpers/webhooks/{id}/secrets). */
+export const subscriptionSecretsQuery = (id: string) =>
+  queryOptions({
+    queryKey: webhookKeys.secrets(id),
+    queryFn: ({ client, signal }) => serviceApi<SubscriptionSecrets>(`/v2/test_helpers/webhooks/${enc(id)}/secrets`, { client, signal }),
+  });
+
+/** Disable (with a reason) or enable a subscription by hand. */
+export const useSetSubscriptionEnabled = (id: string) =>
+  useRefreshingMutation({
+    mutationFn: (input: { enabled: boolean; reason?: string }, client) =>
+      serviceApi<Subscription>(`/v2/test_helpers/webhooks/${enc(id)}/${input.enabled ? 'enable' : 'disable'}`, {
+        client,
+        method: 'POST',
+        body: input.enabled ? {} : input.reason ? { reason: input.reason } : {},
+      }),
+    stale: () => [webhookKeys.detail(id), webhookKeys.lists()],
+  });
+
+/** Re-sends every failed or skipped delivery since a time (same webhook-ids, oldest first). */
+export const useRecover = (id: string) =>
+  useRefreshingMutation({
+    mutationFn: (since: string, client) =>
+      serviceApi<RecoverResult>(`/v2/test_helpers/webhooks/${enc(id)}/recover`, { client, method: 'POST', body: { since } }),
+    stale: () => [webhookKeys.deliveries(id), inspectorKeys.all, inspectorKeys.feeds()],
+  });
+
+/** A new secret, answered once; the old one keeps signing for the overlap. */
+export const useRotateSecret = (id: string) =>
+  useRefreshingMutation({
+    mutationFn: (_: void, client) =>
+      serviceApi<RotatedSecret>(`/v2/test_helpers/webhooks/${enc(id)}/rotate_secret`, { client, method: 'POST', body: {} }),
+    stale: () => [webhookKeys.secrets(id)],
   });
