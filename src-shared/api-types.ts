@@ -245,4 +245,16 @@ export type Change =
   | { kind: 'api_key'; company_id: string; id: string }
   | { kind: 'capture'; inbox_id: string; id: string }
   | { kind: 'inbox'; id: string }
-  | { kind: 'tunnel'; state: string };
+  | { kind: 'tunnel'; state: string }
+  | { kind: 'clock' };
+
+/** The service's test clock (GET /v2/test_helpers/clock): virtual time, machine-wide. */
+export interface TestClockView {
+  object: 'test_clock';
+  /** The service's time (ISO 8601). */
+  now: string;
+  /** True while virtual time stands still. */
+  frozen: boolean;
+  /** How far the service's time is ahead of the wall clock, in whole seconds. */
+  offset_seconds: number;
+}

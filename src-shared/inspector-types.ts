@@ -40,6 +40,8 @@ export interface InspectorRow {
   size: number | null;
   /** A capture that a local delivery made: that delivery's id. */
   delivery_id: string | null;
+  /** "check": sent by the conformance scorecard (its subscription_id is the check's chk_… id). */
+  origin?: 'check';
 }
 
 /** GET /inspector/feed: newest first. */
@@ -65,6 +67,8 @@ export interface InspectorFilters {
   inbox_id?: string;
   outcome?: (typeof FILTER_OUTCOMES)[number];
   document_id?: string;
+  /** "check": only the conformance scorecard's deliveries and what they caused. */
+  origin?: 'check';
   q?: string;
 }
 

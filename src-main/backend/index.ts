@@ -15,13 +15,16 @@ import { Domain } from './domain/domain.js';
 import { createDeliveryEngine } from './delivery/engine.js';
 import type { DeliveryEngine } from './delivery/engine-types.js';
 import { Outbox } from './delivery/outbox.js';
-import { systemClock, type Clock } from './clock.js';
+import type { Clock } from './clock.js';
+import { TestClock } from './test-clock.js';
+import { ClockControl, type ClockControlDeps } from './clock-control.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
+import { runCheck } from './checks/runner.js';
 import { ConnectionRegistry } from './connections/registry.js';
 import type { ConnectionKeyring, Env } from './connections/keyring.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
@@ -38,7 +41,7 @@ export interface BackendOptions {
   rendererDir?: string;
   /** Keeps the tunnel from starting by itself (tests). */
   tunnelAutostart?: boolean;
-  /** The service's clock: the system clock by default; a ManualClock freezes and moves the service's time. */
+  /** The service's clock: a test clock (test-clock.ts) by default; a test may pass a ManualClock and move it by hand. */
   clock?: Clock;
   /** The OS keychain for connection keys (the desktop); headless has none (connections/keyring.ts). */
   keyring?: ConnectionKeyring;
@@ -54,6 +57,8 @@ export interface Backend {
   readonly history: HistoryLog;
   readonly bus: ChangeBus;
   readonly clock: Clock;
+  /** The test clock's controls (absent when a test passed its own clock). */
+  readonly clockControl?: ClockControl;
   readonly domain: Domain;
   readonly outbox: Outbox;
   readonly engine: DeliveryEngine;
@@ -98,6 +103,7 @@ interface Parts {
   engine: DeliveryEngine;
   receiver: Receiver;
   tunnel: Tunnel;
+  clockControl?: ClockControl;
   apiServer: Server;
   receiverServer: Server;
   warnings: string[];
@@ -127,6 +133,8 @@ async function startParts(p: Parts): Promise<void> {
   const { config, store, history, receiver } = p;
   const opened = await store.open();
   p.warnings.push(...opened.warnings);
+  // Before anything is stamped: virtual time carries on from where it was.
+  p.clockControl?.load();
   try {
     await history.open();
     store.alsoFlush(() => history.flush());
@@ -174,8 +182,13 @@ function createApiServer(consoleDeps: Parameters<typeof mountConsole>[1], servic
   });
 }
 
+/** The test clock's controls, when the backend runs on one (a test may pass a ManualClock instead). */
+function clockControlFor(clock: Clock, deps: Omit<ClockControlDeps, 'clock'>): ClockControl | undefined {
+  return clock instanceof TestClock ? new ClockControl({ clock, ...deps }) : undefined;
+}
+
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? new TestClock();
   const store = new Store(config.dataDir);
   const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });
   const bus = new ChangeBus();
@@ -189,6 +202,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app`, settings });
   const health = { attempted: domain.recordAttempt };
   const engine = createDeliveryEngine({ store, outbox, bus, config, clock, health });
+  const clockControl = clockControlFor(clock, { store, bus, inFlight: () => engine.inFlight() });
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
   const receiver = createReceiver({ store, bus, config, history, clock, localUrl: receiverUrl, publicUrl });
@@ -199,6 +213,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     receiver_url: receiverUrl(),
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
+  const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl: () => `${apiBase()}/app` };
   const consoleDeps = {
     token: consoleToken,
     store,
@@ -214,10 +229,13 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     warnings,
     addresses,
   };
-  const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, { domain, config });
+  const apiServer = createApiServer(
+    { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
+    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input) },
+  );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
-  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, warnings, ...servers };
+  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, clockControl, warnings, ...servers };
   let stopping: Promise<void> | undefined;
 
   return {
@@ -226,6 +244,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     history,
     bus,
     clock,
+    clockControl,
     domain,
     outbox,
     engine,

@@ -1,7 +1,7 @@
 // What a change from the live stream makes stale. Small references arrive (kinds and
 // ids); the queries that show them are refetched. Pure, so it is tested on its own.
 import type { Change } from '@shared/api-types.js';
-import { apiKeyKeys, documentKeys, inspectorKeys, notificationKeys, receiverKeys, statusKeys, webhookKeys } from './keys.js';
+import { apiKeyKeys, clockKeys, documentKeys, inspectorKeys, notificationKeys, receiverKeys, statusKeys, webhookKeys } from './keys.js';
 
 export type QueryKey = readonly unknown[];
 
@@ -27,6 +27,8 @@ export function keysForChange(change: Change): QueryKey[] {
     case 'capture':
     case 'inbox':
       return [receiverKeys.all, inspectorKeys.all];
+    case 'clock':
+      return [clockKeys.all];
   }
 }
 

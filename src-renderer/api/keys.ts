@@ -21,6 +21,9 @@ export const sessionKeys = { all: ['session'] as const };
 
 export const statusKeys = { all: ['status'] as const };
 
+/** The service's test clock (one for the whole service). */
+export const clockKeys = { all: ['clock'] as const };
+
 /** The keys of a listed resource: all of it, its lists, one list (by its filter), and everything about one item (a prefix). */
 function resourceKeys<const Root extends string, Filter>(root: Root) {
   return {

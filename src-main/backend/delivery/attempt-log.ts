@@ -23,6 +23,8 @@ export interface EndedAttempt {
   rule: AttemptRule;
   detail: string;
   slowDown: boolean;
+  /** A conformance check's request (Outbox.recordCheck). */
+  origin?: 'check';
 }
 
 export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
@@ -59,5 +61,6 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     last_error: result.error,
     last_duration_ms: result.durationMs,
     next_attempt_at: a.nextAt,
+    ...(a.origin ? { origin: a.origin } : {}),
   });
 }

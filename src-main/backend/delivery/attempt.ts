@@ -15,7 +15,7 @@ import type { AttemptRule, DeliveryStatus } from '@shared/api-types.js';
 
 /** What sends a request (HttpSender). Never rejects. */
 export interface Sender {
-  send(url: string, headers: Record<string, string>, body: Buffer): Promise<SendResult>;
+  send(url: string, headers: Record<string, string>, body: Buffer, slow?: boolean): Promise<SendResult>;
 }
 
 /** One attempt as it was made. */
@@ -39,14 +39,22 @@ export class Attempts {
     private readonly clock: Clock,
   ) {}
 
-  /** Signs and sends one attempt of `row` to `sub`; `body` undefined: the event's body is gone. Never rejects. */
-  async send(row: DeepReadonly<PendingDelivery>, sub: DeepReadonly<SubscriptionRecord>, body: string | undefined): Promise<SentAttempt> {
+  /**
+   * Signs and sends one attempt of `row` to `sub`; `body` undefined: the event's body is
+   * gone; `slow`: the endpoint keeps timing out (the shorter deadline). Never rejects.
+   */
+  async send(
+    row: DeepReadonly<PendingDelivery>,
+    sub: DeepReadonly<SubscriptionRecord>,
+    body: string | undefined,
+    slow = false,
+  ): Promise<SentAttempt> {
     const startedAt = this.clock.now();
     if (body === undefined) return { startedAt, headers: {}, body: '', result: { durationMs: 0, response: null, error: BODY_GONE } };
     const bytes = this.bodies.get(row.event_id, body);
     const secret = this.keysFor(sub, startedAt);
     const headers = webhookHeaders({ secret, msgId: row.id, timestamp: Math.floor(startedAt / 1000), body: bytes });
-    const result = await this.sender.send(sub.url, headers, bytes);
+    const result = await this.sender.send(sub.url, headers, bytes, slow);
     return { startedAt, headers, body, result };
   }
 

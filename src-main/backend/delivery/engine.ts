@@ -16,6 +16,7 @@ import type { PendingDelivery } from '../store/schema.js';
 import type { DeliveryEngine } from './engine-types.js';
 import { HttpSender } from './http-sender.js';
 import { Scheduler, type Job } from './scheduler.js';
+import { SlowEndpoints } from './slow-endpoints.js';
 import { Attempts, BODY_GONE, classify, type SentAttempt } from './attempt.js';
 import { FlushPolicy } from './flush-policy.js';
 import type { Outbox, OutboxListener, OutboxWork } from './outbox.js';
@@ -50,6 +51,7 @@ class Engine implements DeliveryEngine, OutboxListener {
   private readonly sched: Scheduler;
   private readonly attempts: Attempts;
   private readonly flush: FlushPolicy;
+  private readonly slow = new SlowEndpoints();
 
   constructor(
     private readonly deps: DeliveryEngineDeps,
@@ -64,6 +66,7 @@ class Engine implements DeliveryEngine, OutboxListener {
     this.sched = new Scheduler({
       maxTotal: config.deliveryConcurrency,
       maxPerSubscription: config.deliveryConcurrencyPerSubscription,
+      slotsFor: (id) => this.slow.slotsFor(id),
       clock,
       onDue: () => this.pump(),
     });
@@ -115,6 +118,7 @@ class Engine implements DeliveryEngine, OutboxListener {
       } else this.cancel(job, deleted ? 'cancelled' : 'skipped');
     }
     if (deleted) this.attempts.forget(subscriptionId);
+    this.slow.forget(subscriptionId);
   }
 
   // ---- the work ----
@@ -145,7 +149,9 @@ class Engine implements DeliveryEngine, OutboxListener {
       if (sub.status === 'disabled') return this.cancel(job, 'skipped');
       let body = outbox.event(job.row.event_id)?.body;
       if (body === undefined) body = await outbox.loggedBody(job.row.event_id);
-      this.complete(job, sub.url, await this.attempts.send(job.row, sub, body));
+      const sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id));
+      this.slow.note(sub.public_id, sent.result.timedOut === true);
+      this.complete(job, sub.url, sent);
     } catch (err) {
       // A defect (the sender never throws); the row stays stored, so a restart retries it.
       console.error('[delivery] attempt failed unexpectedly:', err);

@@ -23,6 +23,8 @@ export interface SendResult {
   response: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
   /** The network error or timeout, for a person to read; null when a response came. */
   error: string | null;
+  /** Set when the deadline ended the attempt (the endpoint kept the connection without a complete answer). */
+  timedOut?: true;
 }
 
 interface Target {
@@ -32,6 +34,8 @@ interface Target {
 
 export interface HttpSenderOptions {
   timeoutMs: number;
+  /** The shorter deadline of an attempt to an endpoint that keeps timing out (default: a fifth of timeoutMs, at least 1 s). */
+  slowTimeoutMs?: number;
   /** Connections per origin; the engine's global concurrency, so one origin shared by several subscriptions never queues behind a slow one. */
   connections: number;
   maxResponseBytes?: number;
@@ -107,12 +111,14 @@ class Attempt implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
-    if (this.done) return;
-    this.finish({ durationMs: this.elapsed(), response: null, error: this.sender.describe(this, err) });
+    this.fail(err);
   }
 
   fail(err: unknown): void {
-    if (!this.done) this.finish({ durationMs: this.elapsed(), response: null, error: this.sender.describe(this, err) });
+    if (this.done) return;
+    const result: SendResult = { durationMs: this.elapsed(), response: null, error: this.sender.describe(this, err) };
+    if (this.reason?.message === 'timeout') result.timedOut = true;
+    this.finish(result);
   }
 
   private respond(truncated: boolean): void {
@@ -150,17 +156,23 @@ export class HttpSender {
   private readonly pools = new Map<string, Pool>();
   private readonly targets = new Map<string, Target>();
   /**
-   * Attempts in start order. Every attempt has the same timeout, so deadlines come in
-   * the same order and one timer (for the oldest unfinished attempt) enforces them all.
+   * Attempts in start order, one queue per deadline length (normal, and the shorter one
+   * for endpoints that keep timing out). Within a queue every attempt has the same
+   * timeout, so deadlines come in start order and one timer (for the oldest unfinished
+   * attempt of either queue) enforces them all.
    */
-  private readonly inFlight = new Fifo<Attempt>();
+  private readonly inFlight = [new Fifo<Attempt>(), new Fifo<Attempt>()];
+  private readonly timeouts: [number, number];
   /** Real time (never the service's clock): a network deadline must pass even when the service's time is frozen. */
   private timer: Timer | null = null;
+  private timerAt = Infinity;
   private readonly maxBytes: number;
   private readonly connector: ReturnType<typeof guardedConnector>;
 
   constructor(private readonly options: HttpSenderOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const slow = options.slowTimeoutMs ?? Math.max(1000, Math.round(options.timeoutMs / 5));
+    this.timeouts = [options.timeoutMs, Math.min(options.timeoutMs, slow)];
     this.connector = guardedConnector(options.policy);
   }
 
@@ -184,24 +196,28 @@ export class HttpSender {
   private readonly onDeadline = (): void => {
     this.timer = null;
     const now = performance.now();
-    for (let head = this.inFlight.peek(); head && (head.done || head.deadline <= now); head = this.inFlight.peek()) {
-      this.inFlight.shift();
-      head.abort(new Error('timeout'));
-    }
+    for (const queue of this.inFlight)
+      for (let head = queue.peek(); head && (head.done || head.deadline <= now); head = queue.peek()) {
+        queue.shift();
+        head.abort(new Error('timeout'));
+      }
     this.arm();
   };
 
   private arm(): void {
-    const head = this.inFlight.peek();
-    if (this.timer || !head) return;
-    this.timer = systemClock.setTimeout(this.onDeadline, Math.max(0, head.deadline - performance.now()) + 1);
+    const next = Math.min(this.inFlight[0].peek()?.deadline ?? Infinity, this.inFlight[1].peek()?.deadline ?? Infinity);
+    // A short deadline can come after a long one: the timer follows the earliest.
+    if (next === Infinity || (this.timer && this.timerAt <= next)) return;
+    systemClock.clearTimeout(this.timer);
+    this.timerAt = next;
+    this.timer = systemClock.setTimeout(this.onDeadline, Math.max(0, next - performance.now()) + 1);
     this.timer.unref();
   }
 
   /** For Attempt: what a person reads about an attempt that got no response. */
   describe(attempt: Attempt, err: unknown): string {
     return attempt.reason?.message === 'timeout'
-      ? `Timed out after ${this.options.timeoutMs} ms without a complete response`
+      ? `Timed out after ${Math.round(attempt.deadline - attempt.started)} ms without a complete response`
       : attempt.aborted
         ? 'Aborted: the delivery engine stopped'
         : describeError(err);
@@ -210,21 +226,25 @@ export class HttpSender {
   /** For Attempt: it ended. */
   settle(_attempt: Attempt): void {
     // Finished attempts leave from the front; one that hangs there keeps the rest until its deadline.
-    while (this.inFlight.peek()?.done) this.inFlight.shift();
-    if (this.inFlight.length === 0 && this.timer) {
+    for (const queue of this.inFlight) while (queue.peek()?.done) queue.shift();
+    if (this.inFlight.every((q) => q.length === 0) && this.timer) {
       systemClock.clearTimeout(this.timer);
       this.timer = null;
     }
   }
 
-  /** `body` as bytes when the caller sends the same body more than once (undici would encode a string each time). Never rejects. */
-  send(url: string, headers: Record<string, string>, body: string | Buffer): Promise<SendResult> {
+  /**
+   * `body` as bytes when the caller sends the same body more than once (undici would
+   * encode a string each time). `slow`: the endpoint keeps timing out, so the attempt
+   * gets the shorter deadline and holds its slot less long. Never rejects.
+   */
+  send(url: string, headers: Record<string, string>, body: string | Buffer, slow = false): Promise<SendResult> {
     const started = performance.now();
     let attempt!: Attempt;
     const result = new Promise<SendResult>((resolve) => {
-      attempt = new Attempt(started, started + this.options.timeoutMs, this.maxBytes, this, resolve);
+      attempt = new Attempt(started, started + this.timeouts[slow ? 1 : 0], this.maxBytes, this, resolve);
     });
-    this.inFlight.push(attempt);
+    this.inFlight[slow ? 1 : 0].push(attempt);
     this.arm();
     try {
       const { pool, path } = this.target(url);
@@ -238,7 +258,7 @@ export class HttpSender {
 
   /** Ends every attempt in flight now (they resolve with an error). */
   abortAll(): void {
-    for (let a = this.inFlight.shift(); a; a = this.inFlight.shift()) a.abort(new Error('stopped'));
+    for (const queue of this.inFlight) for (let a = queue.shift(); a; a = queue.shift()) a.abort(new Error('stopped'));
     systemClock.clearTimeout(this.timer);
     this.timer = null;
   }

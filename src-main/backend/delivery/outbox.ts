@@ -20,6 +20,7 @@ import type { DeepReadonly } from '../store/table.js';
 import type { PendingDelivery, PendingEvent, SubscriptionRecord } from '../store/schema.js';
 import type { DeliverySummary, HistoryLog } from '../store/history-types.js';
 import { logAttempt, type EndedAttempt } from './attempt-log.js';
+import { recordCheck, type CheckRecord } from './check-record.js';
 import type { EventType } from '@shared/api-types.js';
 
 /** A delivery to attempt from `dueAt`, `attempts` made so far. */
@@ -202,6 +203,11 @@ export class Outbox {
   /** An event's body from the history log (once it left the store). */
   loggedBody(eventId: string): Promise<string | undefined> {
     return this.deps.history.getEventBody(eventId);
+  }
+
+  /** Records one request of a conformance check as a delivery tagged "check" (check-record.ts). */
+  recordCheck(c: CheckRecord): void {
+    recordCheck(this.deps.history, c);
   }
 
   /** Logs an ended attempt: the attempt itself and the delivery's new summary. */

@@ -75,22 +75,34 @@ interface Lane<T> {
   queued: boolean;
 }
 
+/** Slots every lane may hold even when the rest of the pool is full (they come out of the reserve). */
+const GUARANTEED = 2;
+
 /**
- * Ready work, one lane per subscription, served round-robin under two limits: work
- * in flight overall, and per lane. A lane at its limit steps aside, so a subscriber
- * that hangs holds at most `maxPerKey` slots and the others keep flowing.
+ * Ready work, one lane per subscription, served round-robin under these limits, so
+ * that lanes that hang (their attempts hold slots until a deadline) cannot starve the
+ * others, whatever their company:
+ * - work in flight overall (`maxTotal`), and per lane (`maxPerKey`, or less for a lane
+ *   `limitOf` names: an endpoint that keeps timing out);
+ * - a reserve (an eighth of the pool) that only a lane holding fewer than GUARANTEED
+ *   slots may use, so a newly busy lane starts at once even when hanging lanes hold the rest;
+ * - a fair share: beyond GUARANTEED, a lane may hold at most its share of the
+ *   unreserved pool among the lanes with work, so as hanging attempts end, their slots
+ *   go to the others rather than back to them.
  */
 export class FairQueue<T> {
   private readonly lanes = new Map<string, Lane<T>>();
   private readonly runnable = new Fifo<Lane<T>>();
   private activeTotal = 0;
+  private readonly reserve: number;
 
   constructor(
     private readonly maxTotal: number,
     private readonly maxPerKey: number,
-    /** A lower limit for some lanes now (a slowed-down subscription); the default limit when absent. */
-    private readonly limitOf: (key: string) => number | undefined = () => undefined,
-  ) {}
+    private readonly limitOf: (key: string) => number = () => Infinity,
+  ) {
+    this.reserve = Math.floor(maxTotal / 8);
+  }
 
   get active(): number {
     return this.activeTotal;
@@ -108,10 +120,15 @@ export class FairQueue<T> {
 
   /** The next item allowed to start (skipping those `isLive` rejects), counted as active until `done(key)`. */
   take(isLive: (item: T) => boolean): { key: string; item: T } | undefined {
-    while (this.activeTotal < this.maxTotal) {
-      const lane = this.runnable.shift();
-      if (!lane) return undefined;
+    // Each lane queued now is looked at once at most: one that may not start yet stays queued.
+    for (let tries = this.runnable.length; this.activeTotal < this.maxTotal && tries > 0; tries--) {
+      const lane = this.runnable.shift()!;
       lane.queued = false;
+      if (lane.active >= this.limit(lane)) continue; // its limit fell (it keeps timing out)
+      if (!this.mayStart(lane)) {
+        this.enqueue(lane);
+        continue;
+      }
       let item = lane.ready.shift();
       while (item !== undefined && !isLive(item)) item = lane.ready.shift();
       if (item === undefined) {
@@ -135,8 +152,18 @@ export class FairQueue<T> {
     this.dropIfIdle(lane);
   }
 
+  private limit(lane: Lane<T>): number {
+    return Math.min(this.maxPerKey, this.limitOf(lane.key));
+  }
+
+  private mayStart(lane: Lane<T>): boolean {
+    if (lane.active < GUARANTEED) return true;
+    const share = Math.max(GUARANTEED, Math.ceil((this.maxTotal - this.reserve) / this.lanes.size));
+    return this.activeTotal < this.maxTotal - this.reserve && lane.active < share;
+  }
+
   private enqueue(lane: Lane<T>): void {
-    if (!lane.queued && lane.ready.length > 0 && lane.active < (this.limitOf(lane.key) ?? this.maxPerKey)) {
+    if (!lane.queued && lane.ready.length > 0 && lane.active < this.limit(lane)) {
       lane.queued = true;
       this.runnable.push(lane);
     }

@@ -30,6 +30,8 @@ export const SLOW_DOWN_MS = 60_000;
 export interface SchedulerOptions {
   maxTotal: number;
   maxPerSubscription: number;
+  /** A lower limit for some subscriptions (endpoints that keep timing out). */
+  slotsFor?: (subscriptionId: string) => number;
   clock: Clock;
   /** Called when waiting jobs became ready. */
   onDue: () => void;
@@ -47,20 +49,22 @@ export class Scheduler {
   private readonly isLive = (job: Job) => job.state === 'ready' && this.jobs.get(job.row.id) === job;
 
   constructor(private readonly opts: SchedulerOptions) {
-    this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription, (key) => this.slowLimit(key));
+    this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription, (key) =>
+      Math.min(opts.slotsFor?.(key) ?? Infinity, this.slowLimit(key)),
+    );
   }
 
-  /** One attempt at a time to this subscription for SLOW_DOWN_MS from now. */
+  /** One attempt at a time to this subscription for SLOW_DOWN_MS from now (after a 429, 502 or 504). */
   slowDown(subscriptionId: string): void {
     this.slowUntil.set(subscriptionId, this.opts.clock.now() + SLOW_DOWN_MS);
   }
 
-  private slowLimit(subscriptionId: string): number | undefined {
+  private slowLimit(subscriptionId: string): number {
     const until = this.slowUntil.get(subscriptionId);
-    if (until === undefined) return undefined;
+    if (until === undefined) return Infinity;
     if (until > this.opts.clock.now()) return 1;
     this.slowUntil.delete(subscriptionId);
-    return undefined;
+    return Infinity;
   }
 
   get(id: string): Job | undefined {

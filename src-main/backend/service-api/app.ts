@@ -12,10 +12,17 @@ import { authenticate, requireAdmin } from './auth.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
+import { checkRoutes, type RunCheck } from './check-routes.js';
+import { testClockRoutes } from './test-clock-routes.js';
+import type { ClockControl } from '../clock-control.js';
 
 export interface ServiceAppDeps {
   domain: Domain;
   config: BackendConfig;
+  /** Runs the conformance scorecard (checks/runner.ts). */
+  runCheck: RunCheck;
+  /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
+  clockControl?: ClockControl;
 }
 
 export function createServiceApp(deps: ServiceAppDeps): Express {
@@ -30,6 +37,8 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use(wellFormedPath);
   app.use(jsonBody());
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
+  app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
+  if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   app.use('/documents', documentsRoutes(deps.domain));
   app.use(notFoundHandler());

@@ -14,6 +14,8 @@ export interface EventSummary {
   subscription_id: string | null;
   /** Came from an import file: a record only, never sent (receiver/import-records.ts). */
   imported?: true;
+  /** Sent by the conformance scorecard (checks/), not by a change to a document. */
+  origin?: 'check';
 }
 
 /** An attempt as the API shows it (src-shared/api-types.ts), with the next attempt kept as epoch ms. */
@@ -28,6 +30,8 @@ export interface DeliverySummary extends Omit<Delivery, 'next_attempt_at'> {
   next_attempt_at: number | null;
   /** Came from an import file: a record only, never sent (receiver/import-records.ts). */
   imported?: true;
+  /** Sent by the conformance scorecard (checks/): its subscription_id is the check's id (chk_…). */
+  origin?: 'check';
 }
 
 export interface DeliveryFilter {

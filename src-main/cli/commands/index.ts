@@ -1,6 +1,7 @@
 // Every command of `countersign`, in the order `--help` lists them. A new command is a
 // new file in this folder and one line here.
 import type { CommandFactory } from '../define.js';
+import { checkCommand } from './check.js';
 import { verifyCommand } from './verify.js';
 
-export const COMMANDS: CommandFactory[] = [verifyCommand];
+export const COMMANDS: CommandFactory[] = [checkCommand, verifyCommand];

@@ -55,6 +55,24 @@ describe('HttpSender', () => {
     expect(b.at - a.at).toBeGreaterThanOrEqual(100);
   });
 
+  it('gives an endpoint that keeps timing out the shorter deadline, even after a longer one was armed', async () => {
+    const r = await receiver(() => undefined); // never answers
+    sender = new HttpSender({ timeoutMs: 3000, slowTimeoutMs: 200, connections: 8, policy: { allowPrivate: false } });
+    const t0 = Date.now();
+    const normal = sender.send(`${r.url}/hang`, {}, 'a').then((x) => ({ ...x, at: Date.now() - t0 }));
+    await sleep(50);
+    const slow = await sender.send(`${r.url}/hang`, {}, 'b', true);
+    const slowAt = Date.now() - t0;
+    expect(slow.timedOut).toBe(true);
+    expect(slow.error).toMatch(/timed out after 200 ms/i);
+    expect(slowAt).toBeGreaterThanOrEqual(240);
+    expect(slowAt).toBeLessThan(2000);
+    const n = await normal;
+    expect(n.timedOut).toBe(true);
+    expect(n.error).toMatch(/timed out after 3000 ms/i);
+    expect(n.at).toBeGreaterThanOrEqual(2990);
+  });
+
   it('cuts off a response whose body trickles past the deadline', async () => {
     const r = await receiver((_req, res) => {
       res.writeHead(200);

@@ -20,6 +20,7 @@ export const filterSchema = z.object({
   inbox_id: ID.optional(),
   outcome: z.enum(FILTER_OUTCOMES).optional(),
   document_id: ID.optional(),
+  origin: z.enum(['check']).optional(),
   q: z.string().trim().min(1).max(200).optional(),
 });
 export type InspectorFilter = z.infer<typeof filterSchema>;
@@ -80,6 +81,7 @@ export function deliveryRow(ctx: RowContext, d: DeliverySummary): InspectorRow {
     error: d.last_error,
     size: null,
     delivery_id: null,
+    ...(d.origin ? { origin: d.origin } : {}),
   };
 }
 
@@ -107,6 +109,7 @@ export function captureRow(ctx: RowContext, c: Capture): InspectorRow {
     error: c.verdict && c.verdict.reason !== 'verified' ? c.verdict.message : null,
     size: c.size,
     delivery_id: d?.id ?? null,
+    ...(d?.origin ? { origin: d.origin } : {}),
   };
 }
 
@@ -132,6 +135,7 @@ export function matches(row: InspectorRow, f: InspectorFilter, capture?: Capture
   if (f.event_type && row.event_type !== f.event_type) return false;
   if (f.subscription_id && row.subscription_id !== f.subscription_id) return false;
   if (f.inbox_id && row.inbox_id !== f.inbox_id) return false;
+  if (f.origin && row.origin !== f.origin) return false;
   if (f.outcome) {
     if (f.outcome === 'duplicate') {
       if (!row.duplicate) return false;
