@@ -15,6 +15,7 @@ export const PATHS = {
   webhooks: '/settings/integrations/webhooks',
   subscription: '/settings/integrations/webhooks/:id',
   apiKeys: '/settings/api-keys',
+  connections: '/settings/connections',
   /** Where the webhooks were before; links to these exist, so they redirect. */
   oldWebhooks: '/settings/webhooks',
   oldSubscription: '/settings/webhooks/:id',
@@ -30,6 +31,7 @@ export const linkTo = {
   inspector: (params?: { inbox?: string; kind?: string }) => href(PATHS.inspector, params),
   receiver: () => href(PATHS.receiver),
   webhooks: () => href(PATHS.webhooks),
+  connections: () => href(PATHS.connections),
   /** One subscription; `delivery` opens that delivery in its log. */
   subscription: (id: string, delivery?: string) => href(fillPath(PATHS.subscription, { id }), { delivery }),
 };

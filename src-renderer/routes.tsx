@@ -7,6 +7,9 @@ import { DOCUMENT_PARAM, PATHS } from './paths.js';
 import { ancestorsOf, childrenOf, fillPath, isWithin, matchRoute, navGroups, type Match, type RouteEntry } from './route-table.js';
 import { href, navigate, type AppLocation } from './router.js';
 import { ApiKeysScreen } from './screens/api-keys/ApiKeysScreen.js';
+import { ByConnection, LocalOnly, RemoteNote } from './components/LocalOnly.js';
+import { ConnectionsScreen } from './screens/connections/ConnectionsScreen.js';
+import { RemoteDocumentsScreen } from './screens/documents/RemoteDocumentsScreen.js';
 import { DocumentScreen } from './screens/document/DocumentScreen.js';
 import { DocumentsScreen } from './screens/documents/DocumentsScreen.js';
 import { InspectorScreen } from './screens/inspector/InspectorScreen.js';
@@ -50,9 +53,40 @@ export const ROUTES: Route[] = [
       return <DocumentScreen key={id} id={id} />;
     },
   },
-  { path: PATHS.documents, label: 'Documents', group: '', screen: () => <DocumentsScreen /> },
-  { path: PATHS.notifications, label: 'Notifications', group: '', screen: () => <NotificationsScreen /> },
-  { path: PATHS.inspector, label: 'Inspector', group: 'Webhooks', screen: () => <InspectorScreen /> },
+  {
+    path: PATHS.documents,
+    label: 'Documents',
+    group: '',
+    screen: () => <ByConnection local={<DocumentsScreen />} remote={<RemoteDocumentsScreen />} />,
+  },
+  {
+    path: PATHS.notifications,
+    label: 'Notifications',
+    group: '',
+    screen: () => (
+      <LocalOnly
+        title="Notifications"
+        why="The notification outbox records the e-mails the built-in service would send; a real service sends real e-mail."
+      >
+        <NotificationsScreen />
+      </LocalOnly>
+    ),
+  },
+  {
+    path: PATHS.inspector,
+    label: 'Inspector',
+    group: 'Webhooks',
+    screen: () => (
+      <>
+        <RemoteNote>
+          {(name) =>
+            `The sender side shows the built-in service's deliveries only: ${name} sends its own. Its deliveries appear here when they arrive at one of your inboxes.`
+          }
+        </RemoteNote>
+        <InspectorScreen />
+      </>
+    ),
+  },
   { path: PATHS.receiver, label: 'Receiver', group: 'Webhooks', screen: () => <ReceiverScreen /> },
   { path: PATHS.settings, label: 'Settings', description: 'How this company connects to the service.', screen: section },
   {
@@ -74,7 +108,18 @@ export const ROUTES: Route[] = [
     label: 'API keys',
     group: 'Settings',
     description: 'Keys that authenticate calls to the service API.',
-    screen: () => <ApiKeysScreen />,
+    screen: () => (
+      <LocalOnly title="API keys" why="A real deployment's keys are managed in its own web app.">
+        <ApiKeysScreen />
+      </LocalOnly>
+    ),
+  },
+  {
+    path: PATHS.connections,
+    label: 'Connections',
+    group: 'Settings',
+    description: 'Real deployments of the service this console can work on, besides the built-in one.',
+    screen: () => <ConnectionsScreen />,
   },
   { path: PATHS.oldWebhooks, screen: movedTo(PATHS.webhooks) },
   { path: PATHS.oldSubscription, screen: movedTo(PATHS.subscription) },

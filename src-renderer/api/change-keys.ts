@@ -1,23 +1,34 @@
 // What a change from the live stream makes stale. Small references arrive (kinds and
 // ids); the queries that show them are refetched. Pure, so it is tested on its own.
+// Every change is the built-in service's, so its keys name the local connection.
 import type { Change } from '@shared/api-types.js';
-import { apiKeyKeys, clockKeys, documentKeys, inspectorKeys, notificationKeys, receiverKeys, statusKeys, webhookKeys } from './keys.js';
+import {
+  apiKeyKeys,
+  clockKeys,
+  documentKeys,
+  inspectorKeys,
+  LOCAL_CONNECTION as L,
+  notificationKeys,
+  receiverKeys,
+  statusKeys,
+  webhookKeys,
+} from './keys.js';
 
 export type QueryKey = readonly unknown[];
 
 export function keysForChange(change: Change): QueryKey[] {
   switch (change.kind) {
     case 'document':
-      return [documentKeys.lists(), documentKeys.detail(change.id)];
+      return [documentKeys.lists(L), documentKeys.detail(change.id, L)];
     case 'event':
-      return change.document_id ? [documentKeys.timeline(change.document_id)] : [];
+      return change.document_id ? [documentKeys.timeline(change.document_id, L)] : [];
     case 'delivery': {
-      const keys: QueryKey[] = [webhookKeys.deliveries(change.subscription_id)];
-      if (change.document_id) keys.push(documentKeys.timeline(change.document_id));
+      const keys: QueryKey[] = [webhookKeys.deliveries(change.subscription_id, L)];
+      if (change.document_id) keys.push(documentKeys.timeline(change.document_id, L));
       return keys;
     }
     case 'subscription':
-      return [webhookKeys.lists(), webhookKeys.sub(change.id)];
+      return [webhookKeys.lists(L), webhookKeys.sub(change.id, L)];
     case 'notification':
       return [notificationKeys.all];
     case 'api_key':

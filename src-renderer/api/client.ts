@@ -9,7 +9,13 @@
 // query's data in the QueryClient making the call (queryFn and mutationFn both receive
 // it), so a fresh session (a new key) is used from the moment it is in the cache, and
 // fetching the session has no side effect.
+//
+// On a remote connection (api/connection.ts) a service call goes to the backend's
+// pass-through, /console/api/connections/{id}/remote/<path>, with the console's own
+// credentials: the backend holds the remote's key, the page never does.
 import type { QueryClient } from '@tanstack/react-query';
+import { LOCAL_CONNECTION } from '@shared/connection-types.js';
+import { currentConnectionId } from './connection.js';
 import type { ConsoleSession } from '@shared/api-types.js';
 import { ApiRequestError, errorFromResponse, networkError } from './errors.js';
 import { sessionKeys } from './keys.js';
@@ -53,6 +59,8 @@ export interface RequestOptions {
 export interface ServiceOptions extends RequestOptions {
   /** The QueryClient making the call: the key is its console session's. */
   client: QueryClient;
+  /** The service to call: 'local' or a connection's id (the current one when absent). */
+  connection?: string;
 }
 
 export interface TextAnswer {
@@ -127,6 +135,8 @@ export async function signIn(token: string): Promise<void> {
 
 /** A call to the service API (`/v2/...`, `/documents/...`) with the session's key; the answer is JSON (or empty). */
 export async function serviceApi<T>(path: string, opts: ServiceOptions): Promise<T> {
+  const connection = opts.connection ?? currentConnectionId();
+  if (connection !== LOCAL_CONNECTION) return consoleApi<T>(`/connections/${encodeURIComponent(connection)}/remote${path}`, opts);
   return jsonOf<T>(await send(path, serviceAuth(opts.client), opts, 'application/json'));
 }
 

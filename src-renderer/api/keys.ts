@@ -3,8 +3,17 @@
 // documentKeys.detail(id) covers the document, its timeline and its actions). A key
 // always holds one type of data: two queries that share a key share one answer.
 // Screens never write keys: they use the queryOptions of their resource's module.
+//
+// What the service answers depends on which service: the keys of documents and webhooks
+// carry the connection (`local` or conn_…) right after their root, the current one unless
+// a caller names it (the live stream names `local`: its changes are the built-in
+// service's), so two connections' answers never share a cache entry.
 import type { DocumentStatus } from '@shared/api-types.js';
 import type { InspectorFilters } from '@shared/inspector-types.js';
+import { LOCAL_CONNECTION } from '@shared/connection-types.js';
+import { currentConnectionId } from './connection.js';
+
+export { LOCAL_CONNECTION };
 
 export interface DocumentListFilter {
   status?: DocumentStatus;
@@ -24,13 +33,18 @@ export const statusKeys = { all: ['status'] as const };
 /** The service's test clock (one for the whole service). */
 export const clockKeys = { all: ['clock'] as const };
 
-/** The keys of a listed resource: all of it, its lists, one list (by its filter), and everything about one item (a prefix). */
+/**
+ * The keys of a listed resource on one connection: all of it (every connection), one
+ * connection's, its lists, one list (by its filter), and everything about one item (a prefix).
+ */
 function resourceKeys<const Root extends string, Filter>(root: Root) {
+  const scope = (c: string = currentConnectionId()) => [root, c] as const;
   return {
     all: [root] as const,
-    lists: () => [root, 'list'] as const,
-    list: (f: Filter) => [root, 'list', f] as const,
-    detail: (id: string) => [root, 'detail', id] as const,
+    scope,
+    lists: (c?: string) => [...scope(c), 'list'] as const,
+    list: (f: Filter, c?: string) => [...scope(c), 'list', f] as const,
+    detail: (id: string, c?: string) => [...scope(c), 'detail', id] as const,
   };
 }
 
@@ -38,20 +52,28 @@ const documents = resourceKeys<'documents', DocumentListFilter>('documents');
 
 export const documentKeys = {
   ...documents,
-  doc: (id: string) => [...documents.detail(id), 'doc'] as const,
-  timeline: (id: string) => [...documents.detail(id), 'timeline'] as const,
-  actions: (id: string) => [...documents.detail(id), 'actions'] as const,
+  doc: (id: string, c?: string) => [...documents.detail(id, c), 'doc'] as const,
+  timeline: (id: string, c?: string) => [...documents.detail(id, c), 'timeline'] as const,
+  actions: (id: string, c?: string) => [...documents.detail(id, c), 'actions'] as const,
 };
 
 const webhooks = resourceKeys<'webhooks', PageFilter>('webhooks');
 
 export const webhookKeys = {
   ...webhooks,
-  sub: (id: string) => [...webhooks.detail(id), 'sub'] as const,
-  secrets: (id: string) => [...webhooks.detail(id), 'secrets'] as const,
-  deliveries: (id: string) => [...webhooks.detail(id), 'deliveries'] as const,
-  deliveryPage: (id: string, f: PageFilter) => [...webhooks.detail(id), 'deliveries', 'page', f] as const,
-  delivery: (id: string, deliveryId: string) => [...webhooks.detail(id), 'deliveries', 'one', deliveryId] as const,
+  sub: (id: string, c?: string) => [...webhooks.detail(id, c), 'sub'] as const,
+  secrets: (id: string, c?: string) => [...webhooks.detail(id, c), 'secrets'] as const,
+  deliveries: (id: string, c?: string) => [...webhooks.detail(id, c), 'deliveries'] as const,
+  deliveryPage: (id: string, f: PageFilter, c?: string) => [...webhooks.detail(id, c), 'deliveries', 'page', f] as const,
+  delivery: (id: string, deliveryId: string, c?: string) => [...webhooks.detail(id, c), 'deliveries', 'one', deliveryId] as const,
+};
+
+/** The connections to real deployments, and each one's state and pending tunnel moves. */
+export const connectionKeys = {
+  all: ['connections'] as const,
+  list: () => ['connections', 'list'] as const,
+  check: (id: string) => ['connections', 'check', id] as const,
+  moves: (id: string) => ['connections', 'moves', id] as const,
 };
 
 export const apiKeyKeys = {

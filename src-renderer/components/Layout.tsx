@@ -7,6 +7,8 @@ import { Link, href } from '../router.js';
 import { NAV, isCurrentSection, type Route } from '../routes.js';
 import { statusQuery } from '../api/session.js';
 import { LiveIndicator } from './LiveIndicator.js';
+import { ClockControl } from './ClockControl.js';
+import { ConnectionSwitcher } from './ConnectionSwitcher.js';
 
 export function Layout({ company, current, children }: { company: string; current?: Route; children: ReactNode }) {
   const status = useQuery(statusQuery());
@@ -26,6 +28,7 @@ export function Layout({ company, current, children }: { company: string; curren
         <p className="company" title="The company this console acts for">
           {company}
         </p>
+        <ConnectionSwitcher />
         <nav aria-label="Main">
           {NAV.map((group, i) => (
             <div className="nav-group" key={i}>
@@ -50,6 +53,7 @@ export function Layout({ company, current, children }: { company: string; curren
           ))}
         </nav>
         <div className="sidebar-foot">
+          <ClockControl />
           <LiveIndicator />
         </div>
       </aside>

@@ -9,8 +9,13 @@
 //    document link from a second launch, and is refused a foreign navigation. It needs
 //    Electron's binary and a display; where either is missing it is SKIPPED and the
 //    reason is printed (the unit tests in test/unit/desktop prove the logic without it).
+// 3. The keychain path of connections with the real safeStorage: a typed remote key is
+//    kept encrypted in connection-keys.json, unreadable through the page's bridge, and
+//    used to reach a headless "remote"; without a real keychain it is not offered.
+//    Skipped with the same reason; test/api/connections-keychain.test.ts runs the same
+//    code with a stand-in encryptor everywhere.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
@@ -18,6 +23,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountersignBridge } from '@shared/ipc-contract.js';
 import { electronBinary, hasDisplay, parseReadyLine } from '../../scripts/start.mjs';
 import { ROOT } from '../../scripts/build-state.mjs';
+import { startHeadless } from '../helpers/headless.js';
+
+const DESKTOP_REMOTE_KEY = 'cs_desktop_remote_admin_key_00000';
 
 const binary = electronBinary();
 const skipReason = !binary.path
@@ -132,6 +140,52 @@ describe.skipIf(Boolean(skipReason))(`the desktop app (Electron)${skipReason ? `
       await page.waitForURL(/\/app\/documents\?d=doc_e2eDeepLink1/);
     } finally {
       await app.close();
+    }
+  });
+
+  it('keeps a typed connection key in the OS keychain (connection-keys.json), never in plain text, and reaches the remote with it', async () => {
+    const remote = await startHeadless({ env: { COUNTERSIGN_ADMIN_KEY: DESKTOP_REMOTE_KEY } });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'ELECTRON_RUN_AS_NODE'),
+    );
+    const userData = join(dir, 'user-data-keychain');
+    const app = await electron.launch({
+      executablePath: binary.path!,
+      args: [ROOT, '--port', '0', '--receiver-port', '0'],
+      cwd: ROOT,
+      env: { ...env, COUNTERSIGN_USER_DATA_DIR: userData, COUNTERSIGN_DATA_DIR: join(dir, 'desktop-data-keychain') },
+    });
+    try {
+      const page = await app.firstWindow();
+      await page.waitForURL(/\/app\//);
+      type Bridge = { countersign: CountersignBridge };
+      const storage = await page.evaluate(() => (globalThis as unknown as Bridge).countersign.secretStorageInfo());
+      await page.getByRole('link', { name: 'Manage connections' }).click();
+      await page.getByRole('heading', { name: 'Connections', level: 1 }).waitFor();
+      const typed = page.getByRole('radio', { name: /Type it/ });
+      if (!storage.protectedByKeychain) {
+        // No real keychain (e.g. Linux 'basic_text'): a typed key is not offered.
+        expect(await typed.isDisabled()).toBe(true);
+        return;
+      }
+      await typed.check();
+      await page.getByLabel('Name', { exact: true }).fill('Remote');
+      await page.getByLabel('API address').fill(remote.urls.api_url);
+      await page.getByLabel('App address').fill(remote.urls.app_url);
+      await page.getByLabel('API key').fill(DESKTOP_REMOTE_KEY);
+      await page.getByRole('button', { name: 'Add connection' }).click();
+      await page.getByRole('cell', { name: 'OS keychain' }).waitFor();
+      const file = await readFile(join(userData, 'connection-keys.json'), 'utf8');
+      expect(file).not.toContain(DESKTOP_REMOTE_KEY);
+      // The page's own secret bridge cannot read it back.
+      const ids = Object.keys(JSON.parse(file).secrets as Record<string, string>);
+      expect(ids).toHaveLength(1);
+      expect(await page.evaluate((n) => (globalThis as unknown as Bridge).countersign.getSecret(n), ids[0])).toBeNull();
+      await page.getByLabel('Connection', { exact: true }).selectOption({ label: 'Remote' });
+      await page.locator('.connection-remote').getByText('Online').waitFor({ timeout: 15_000 });
+    } finally {
+      await app.close();
+      await remote.stop();
     }
   });
 });

@@ -72,7 +72,7 @@ describe('the sidebar', () => {
     expect(NAV.map((g) => [g.label, g.items.map((i) => i.label)])).toEqual([
       ['', ['Documents', 'Notifications']],
       ['Webhooks', ['Inspector', 'Receiver']],
-      ['Settings', ['Webhooks', 'API keys']],
+      ['Settings', ['Webhooks', 'API keys', 'Connections']],
     ]);
   });
 

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
+import { isRemote, useConnection } from '../../api/connection.js';
 
 const WHY_NOT: Record<Document['status'], string> = {
   DRAFT: 'This one is still a draft: send it for signature first.',
@@ -25,6 +26,7 @@ const DOC_ACTIONS: { action: DocumentAction; label: string; confirm?: string }[]
 ];
 
 export function DocumentActions({ doc, allowed }: { doc: Document; allowed: AllowedActions | undefined }) {
+  const remote = isRemote(useConnection());
   const remind = useRemind(doc.public_id);
   const transition = useTransition(doc.public_id);
   const [confirming, setConfirming] = useState<(typeof DOC_ACTIONS)[number] | null>(null);
@@ -52,7 +54,7 @@ export function DocumentActions({ doc, allowed }: { doc: Document; allowed: Allo
         {remind.isSuccess && (
           <p role="status" className="action-result">
             Reminder sent to {remind.data.reminded.length} {remind.data.reminded.length === 1 ? 'recipient' : 'recipients'}.{' '}
-            <Link to={linkTo.notifications(doc.public_id)}>See notifications</Link>
+            {!remote && <Link to={linkTo.notifications(doc.public_id)}>See notifications</Link>}
           </p>
         )}
       </div>

@@ -1,6 +1,8 @@
 // One document, opened by {app_url}/documents?d=<public_id> (deep link, reload-safe):
 // title, status, recipients, the actions its status allows, metadata, its URL and the
-// timeline of events with their deliveries. Everything refreshes live.
+// timeline of events with their deliveries. Everything refreshes live. On a remote
+// connection: the document as that service has it, its title, metadata and reminder;
+// the timeline and lifecycle actions are the built-in service's only, and say so.
 import { useQuery } from '@tanstack/react-query';
 import { actionsQuery, documentQuery } from '../../api/documents.js';
 import { ApiRequestError } from '../../api/errors.js';
@@ -14,15 +16,46 @@ import { Time } from '../../components/Time.js';
 import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
+import { isRemote, remoteDocumentUrl, useConnection, type ActiveConnection } from '../../api/connection.js';
+import type { Document } from '@shared/api-types.js';
 import { DocumentActions } from './DocumentActions.js';
 import { MetadataEditor } from './MetadataEditor.js';
 import { RecipientsTable } from './RecipientsTable.js';
 import { Timeline } from './Timeline.js';
 import { TitleForm } from './TitleForm.js';
 
+/** The title, the document's URL, and on a remote its link in that service's web app. */
+function DetailsCard({ doc: d, connection }: { doc: Document; connection: ActiveConnection }) {
+  const appLink = remoteDocumentUrl(connection, d.public_id);
+  return (
+    <Card title="Details">
+      <TitleForm doc={d} />
+      <div className="kv">
+        <span className="kv-key">Document URL</span>
+        <span className="kv-value">
+          <code className="url-text">{d.url}</code>
+          <CopyButton value={d.url} what="document URL" />
+        </span>
+      </div>
+      {appLink && (
+        <div className="kv">
+          <span className="kv-key">In {connection.name}</span>
+          <span className="kv-value">
+            <a href={appLink} target="_blank" rel="noopener noreferrer">
+              Open in its web app
+            </a>
+          </span>
+        </div>
+      )}
+    </Card>
+  );
+}
+
 export function DocumentScreen({ id }: { id: string }) {
+  const connection = useConnection();
+  const remote = isRemote(connection);
   const doc = useQuery(documentQuery(id));
-  const allowed = useQuery(actionsQuery(id));
+  const allowed = useQuery({ ...actionsQuery(id), enabled: !remote });
   useTitle(doc.data?.title ?? 'Document');
 
   if (doc.isPending) return <Loading what="the document" />;
@@ -34,7 +67,8 @@ export function DocumentScreen({ id }: { id: string }) {
         {missing ? (
           <EmptyState title="No such document.">
             <p>
-              There is no document <span className="mono">{id}</span> in this company. <Link to={linkTo.documents()}>All documents</Link>
+              There is no document <span className="mono">{id}</span> in this company{remote ? ` on ${connection.name}` : ''}.{' '}
+              <Link to={linkTo.documents()}>{remote ? 'Open another' : 'All documents'}</Link>
             </p>
           </EmptyState>
         ) : (
@@ -57,30 +91,28 @@ export function DocumentScreen({ id }: { id: string }) {
       </PageHeader>
 
       <div className="grid-2">
-        <Card title="Details">
-          <TitleForm doc={d} />
-          <div className="kv">
-            <span className="kv-key">Document URL</span>
-            <span className="kv-value">
-              <code className="url-text">{d.url}</code>
-              <CopyButton value={d.url} what="document URL" />
-            </span>
-          </div>
-        </Card>
+        <DetailsCard doc={d} connection={connection} />
 
         <Card title="Actions">
-          <DocumentActions doc={d} allowed={allowed.data} />
-          {allowed.isError && <ErrorNotice error={allowed.error} />}
+          <DocumentActions doc={d} allowed={remote ? undefined : allowed.data} />
+          {remote && (
+            <p className="subtle">Sending, expiring, voiding and signing as a recipient are test helpers of the built-in service only.</p>
+          )}
+          {allowed.isError && !remote && <ErrorNotice error={allowed.error} />}
         </Card>
       </div>
 
       <Card title="Recipients">
-        <RecipientsTable doc={d} allowed={allowed.data} />
+        <RecipientsTable doc={d} allowed={remote ? undefined : allowed.data} />
       </Card>
 
       <div className="grid-2 grid-wide-left">
         <Card title="Timeline">
-          <Timeline documentId={d.public_id} />
+          {remote ? (
+            <p className="subtle">The timeline is the built-in service's record of events; {connection.name} does not offer one.</p>
+          ) : (
+            <Timeline documentId={d.public_id} />
+          )}
         </Card>
         <Card title="Metadata">
           <MetadataEditor key={d.public_id} doc={d} />

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { deliveryDetailQuery } from '../../api/inspector.js';
 import { useRedeliver } from '../../api/webhooks.js';
+import { LOCAL_CONNECTION } from '@shared/connection-types.js';
 import type { Attempt } from '@shared/api-types.js';
 import { curlCommand } from '@shared/curl.js';
 import type { DeliveryDetail as Detail } from '@shared/inspector-types.js';
@@ -87,7 +88,8 @@ function Landed({ detail, onCompare }: { detail: Detail; onCompare: (captureId: 
 
 export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (captureId: string) => void }) {
   const q = useQuery(deliveryDetailQuery(id));
-  const redeliver = useRedeliver();
+  // The inspector shows the built-in service's deliveries, whatever the connection.
+  const redeliver = useRedeliver(LOCAL_CONNECTION);
   if (q.isPending) return <Loading what="the delivery" />;
   if (q.isError) return <ErrorNotice error={q.error} title="The delivery could not be loaded." />;
   const d = q.data;

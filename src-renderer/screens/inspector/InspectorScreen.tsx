@@ -8,9 +8,11 @@ import { useInspectorLive } from '../../api/inspector-live.js';
 import type { InspectorRow } from '@shared/inspector-types.js';
 import { inboxListQuery } from '../../api/receiver.js';
 import { allSubscriptionsQuery } from '../../api/webhooks.js';
+import { LOCAL_CONNECTION } from '@shared/connection-types.js';
 import type { Subscription } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { VirtualTimeNotice } from '../../components/VirtualTimeNotice.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Link, useLocation, useSearchParamSetter } from '../../router.js';
 import { linkTo } from '../../paths.js';
@@ -63,7 +65,7 @@ export function InspectorScreen() {
   useInspectorLive(filters);
   const stats = useQuery(statsQuery(filters));
   const inboxes = useQuery(inboxListQuery());
-  const subs = useQuery(allSubscriptionsQuery());
+  const subs = useQuery(allSubscriptionsQuery(LOCAL_CONNECTION));
 
   const rows = useMemo(() => feed.data?.pages.flatMap((p) => p.data) ?? [], [feed.data]);
   const inboxNames = useMemo(() => new Map((inboxes.data ?? []).map((i) => [i.id, i.name])), [inboxes.data]);
@@ -91,6 +93,7 @@ export function InspectorScreen() {
       <PageHeader title="Inspector" actions={<ExportImport />}>
         <p className="page-lede">Every delivery as it leaves and every request as it lands, live.</p>
       </PageHeader>
+      <VirtualTimeNotice />
       <section className="card chart-card" aria-label="Chart">
         {stats.data ? (
           <StatsChart stats={stats.data} />

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { subscriptionQuery, useDeleteSubscription, useSendTestEvent } from '../../api/webhooks.js';
 import { ApiRequestError } from '../../api/errors.js';
+import { isRemote, useConnection } from '../../api/connection.js';
 import { SubscriptionStatusBadge } from '../../components/Badge.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';
@@ -27,6 +28,8 @@ export function SubscriptionScreen({ id }: { id: string }) {
   const test = useSendTestEvent(id);
   const del = useDeleteSubscription();
   const [confirming, setConfirming] = useState(false);
+  // Health, recovery and rotation are the emulator's test helpers: a real deployment has none.
+  const remote = isRemote(useConnection());
   useTitle(sub.data ? `Webhook ${sub.data.url}` : 'Webhook');
 
   if (sub.isPending) return <Loading what="the subscription" />;
@@ -83,10 +86,12 @@ export function SubscriptionScreen({ id }: { id: string }) {
         </p>
       )}
       {test.error != null && <ErrorNotice error={test.error} title="The test event was not sent." />}
-      <div className="card-pair">
-        <HealthCard sub={s} />
-        <SecretsCard subscriptionId={s.public_id} />
-      </div>
+      {!remote && (
+        <div className="card-pair">
+          <HealthCard sub={s} />
+          <SecretsCard subscriptionId={s.public_id} />
+        </div>
+      )}
       <section className="card card-flush" aria-labelledby="log">
         <h2 id="log" className="card-title card-title-pad">
           Delivery log
