@@ -9,14 +9,14 @@ import { subscriptionView } from '../domain/views.js';
 import { actorOf } from './auth.js';
 import { parse } from '../http/validate.js';
 
-const disableBody = z.strictObject({
+export const disableBody = z.strictObject({
   reason: z.string({ error: 'must be a string' }).max(200, 'must be at most 200 characters').optional(),
 });
 const emptyBody = z.strictObject({});
-const recoverBody = z.strictObject({
+export const recoverBody = z.strictObject({
   since: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time, e.g. 2026-11-26T09:00:00Z' }),
 });
-const rotateBody = z.strictObject({
+export const rotateBody = z.strictObject({
   overlap_seconds: z
     .number({ error: 'must be a number of seconds' })
     .int('must be a whole number')
