@@ -12,6 +12,7 @@ import { errorResponses, json, type PathItem } from './operation-kit.js';
 import { testClockPaths } from './test-clock-paths.js';
 import { testHelperPaths } from './test-helper-paths.js';
 import { testHelperWebhookPaths } from './test-helper-webhooks-paths.js';
+import { inboxSchemas, testInboxPaths } from './test-inbox-paths.js';
 import { webhooksPaths } from './webhooks-paths.js';
 
 const metaPaths: Record<string, PathItem> = {
@@ -58,12 +59,13 @@ export function openApiDocument(): Record<string, unknown> {
       ...testHelperWebhookPaths,
       ...testClockPaths,
       ...checksPaths,
+      ...testInboxPaths,
       ...metaPaths,
     },
     webhooks: webhookEntries(),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
-      schemas: { ...componentSchemas, ...checkSchemas, ...eventSchemas() },
+      schemas: { ...componentSchemas, ...checkSchemas, ...inboxSchemas, ...eventSchemas() },
       responses: errorResponses(),
     },
     'x-delivery-semantics': DELIVERY_SEMANTICS,
