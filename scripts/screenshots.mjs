@@ -148,7 +148,12 @@ export const SCREENS = [
 /** Waits until the screen has its heading and nothing says "Loading". */
 async function settled(page) {
   await page.locator('main h1').first().waitFor({ timeout: 15000 });
-  await page.waitForFunction("!/Loading/.test(document.querySelector('main')?.textContent ?? '')", null, { timeout: 15000 });
+  // A locator, not waitForFunction: the console's CSP (no 'unsafe-eval') refuses evaluated strings.
+  await page
+    .locator('main')
+    .filter({ hasNotText: /Loading/ })
+    .first()
+    .waitFor({ timeout: 15000 });
   await page.waitForTimeout(300); // fonts and the last paint
 }
 
