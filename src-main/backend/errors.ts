@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'not_found'
   | 'invalid_document_status'
   | 'delivery_imported'
+  | 'subscription_disabled'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'validation_error'
@@ -20,7 +21,8 @@ export type ErrorCode =
   | 'remote_unreachable'
   | 'remote_invalid_response'
   | 'remote_timeout'
-  | 'internal_error';
+  | 'internal_error'
+  | 'storage_unavailable';
 
 /** Each code's HTTP status (the OpenAPI document lists them from here). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -31,6 +33,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   invalid_document_status: 409,
   delivery_imported: 409,
+  subscription_disabled: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,
@@ -40,6 +43,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   remote_invalid_response: 502,
   remote_timeout: 504,
   internal_error: 500,
+  storage_unavailable: 503,
 };
 
 export class ApiError extends Error {

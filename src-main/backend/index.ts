@@ -137,7 +137,7 @@ async function startParts(p: Parts): Promise<void> {
   p.clockControl?.load();
   try {
     await history.open();
-    store.alsoFlush(() => history.flush());
+    store.attachLog(history);
     await p.domain.ensureSeed(config.adminKey);
     receiver.load();
     p.ports.api = await listen(p.apiServer, config.port, config.host);
@@ -198,8 +198,10 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const receiverUrl = () => `http://${config.host}:${ports.receiver}`;
   const warnings: string[] = [];
   const outbox = new Outbox({ store, history, clock });
-  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app` });
-  const engine = createDeliveryEngine({ store, outbox, bus, config, clock });
+  const settings = { disableAfterFailingSeconds: config.disableAfterFailingSeconds, rotationOverlapSeconds: config.rotationOverlapSeconds };
+  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app`, settings });
+  const health = { attempted: domain.recordAttempt };
+  const engine = createDeliveryEngine({ store, outbox, bus, config, clock, health });
   const clockControl = clockControlFor(clock, { store, bus, inFlight: () => engine.inFlight() });
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
@@ -229,7 +231,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   };
   const apiServer = createApiServer(
     { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input) },
+    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input), receiver },
   );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
