@@ -77,7 +77,9 @@ function DemoPacks({ onRun }: { onRun: (r: ScenarioRun) => void }) {
   };
   return (
     <Card title="Demo packs">
-      <p className="subtle">A pack is the data a demo starts from and a scenario played on it. A pack loaded adds to what is already here.</p>
+      <p className="subtle">
+        A pack is the data a demo starts from and a scenario played on it. A pack loaded adds to what is already here.
+      </p>
       <ul className="scenario-list">
         {packs.data?.data.map((p) => (
           <li key={p.name} className="scenario-row">
