@@ -5,7 +5,7 @@ import type { PendingDelivery } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { HistoryLog } from '../store/history-types.js';
 import type { SendResult } from './http-sender.js';
-import type { DeliveryStatus } from '@shared/api-types.js';
+import type { DeliveryStatus, FaultName } from '@shared/api-types.js';
 
 export interface EndedAttempt {
   row: DeepReadonly<PendingDelivery>;
@@ -19,6 +19,8 @@ export interface EndedAttempt {
   succeeded: boolean;
   status: DeliveryStatus;
   nextAt: number | null;
+  /** The deliberate faults it carried (test helpers). */
+  faults?: FaultName[];
   /** A conformance check's request (Outbox.recordCheck). */
   origin?: 'check';
 }
@@ -37,6 +39,7 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     error: result.error,
     succeeded: a.succeeded,
     next_attempt_at: a.nextAt,
+    ...(a.faults && a.faults.length > 0 ? { faults: a.faults } : {}),
   });
   history.recordDelivery({
     id: row.id,

@@ -15,6 +15,9 @@ import { testHelperRoutes } from './test-helper-routes.js';
 import { checkRoutes, type RunCheck } from './check-routes.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
+import { faultRoutes } from './fault-routes.js';
+import type { FaultRegistry } from '../delivery/faults.js';
+import type { Store } from '../store/store.js';
 
 export interface ServiceAppDeps {
   domain: Domain;
@@ -23,6 +26,8 @@ export interface ServiceAppDeps {
   runCheck: RunCheck;
   /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
   clockControl?: ClockControl;
+  /** Deliberate faults per subscription (/v2/test_helpers/webhooks/{id}/faults). */
+  faults?: { registry: FaultRegistry; store: Store };
 }
 
 export function createServiceApp(deps: ServiceAppDeps): Express {
@@ -39,6 +44,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
   app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
+  if (deps.faults) app.use('/v2/test_helpers/webhooks', faultRoutes(deps.domain, deps.faults.store, deps.faults.registry));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   app.use('/documents', documentsRoutes(deps.domain));
   app.use(notFoundHandler());
