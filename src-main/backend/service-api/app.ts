@@ -12,6 +12,7 @@ import { authenticate, requireAdmin } from './auth.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
+import { openApiJson } from '../openapi/document.js';
 import { checkRoutes, type RunCheck } from './check-routes.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
@@ -36,11 +37,18 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.disable('etag');
   app.set('query parser', 'simple');
   app.use(hostGuard(hostPolicy(deps.config.allowedHosts)));
+  // The contract is public, as Stripe and Svix publish theirs: no key, but the Host check.
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApiJson());
+  });
   app.use(authenticate(deps.domain, deps.config.rateLimit));
   // Roles before bodies: a member gets 403 on admin routes whatever it sends.
   app.use(['/v2/webhooks', '/v2/test_helpers'], requireAdmin);
   app.use(wellFormedPath);
   app.use(jsonBody());
+  // Express would answer OPTIONS itself (200, the route's methods): an answer the
+  // OpenAPI document does not have. Like any method a route lacks, it is 404.
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? notFoundHandler()(req, res, next) : next()));
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
   app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
