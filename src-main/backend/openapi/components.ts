@@ -1,9 +1,10 @@
 // The objects the service API answers with, as JSON Schema: the same shapes as the wire
 // types in src-shared/api-types.ts (the values come from its constants), closed so that
 // a field the document does not state fails the API tests' response check.
-import { DOCUMENT_STATUSES, EVENT_TYPES } from '@shared/api-types.js';
+import { DOCUMENT_STATUSES, EVENT_TYPES, FAULT_NAMES } from '@shared/api-types.js';
+import { faultsBody } from '../service-api/fault-routes.js';
 import { ERROR_STATUS } from '../errors.js';
-import { int, iso, nullable, object, pageOf, prefixed, ref, str, type JsonSchema } from './schema-kit.js';
+import { fromZod, int, iso, nullable, object, pageOf, prefixed, ref, str, type JsonSchema } from './schema-kit.js';
 
 const headers: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 
@@ -52,18 +53,26 @@ const deliveryProps: Record<string, JsonSchema> = {
   next_attempt_at: nullable(iso()),
 };
 
-const attempt = object({
-  delivery_id: prefixed('msg_'),
-  subscription_id: prefixed('wh_'),
-  attempt: { type: 'integer', minimum: 1 },
-  started_at: iso(),
-  duration_ms: { type: 'number' },
-  request: object({ method: { const: 'POST' }, url: str(), headers, body: str() }),
-  response: nullable(object({ status: int(), headers, body: str(), truncated: { type: 'boolean' } })),
-  error: nullable(str()),
-  succeeded: { type: 'boolean' },
-  next_attempt_at: nullable(iso()),
-});
+const attempt = object(
+  {
+    delivery_id: prefixed('msg_'),
+    subscription_id: prefixed('wh_'),
+    attempt: { type: 'integer', minimum: 1 },
+    started_at: iso(),
+    duration_ms: { type: 'number' },
+    request: object({ method: { const: 'POST' }, url: str(), headers, body: str() }),
+    response: nullable(object({ status: int(), headers, body: str(), truncated: { type: 'boolean' } })),
+    error: nullable(str()),
+    succeeded: { type: 'boolean' },
+    next_attempt_at: nullable(iso()),
+    faults: {
+      type: 'array',
+      items: { enum: [...FAULT_NAMES] },
+      description: 'The deliberate faults this attempt carried (test helpers); absent on an ordinary attempt.',
+    },
+  },
+  ['faults'],
+);
 
 const apiKeyProps: Record<string, JsonSchema> = {
   id: prefixed('key_'),
@@ -112,6 +121,15 @@ export const componentSchemas: Record<string, JsonSchema> = {
     status: { const: 'pending' },
   }),
   RemindResult: object({ document_id: prefixed('doc_'), reminded: { type: 'array', items: prefixed('rcp_') }, reminded_at: iso() }),
+  WebhookFaults: object(
+    {
+      object: { const: 'webhook_faults' },
+      subscription_id: prefixed('wh_'),
+      faults: fromZod(faultsBody),
+    },
+    [],
+    "A subscription's deliberate faults (an emulator extra).",
+  ),
   TestClock: object(
     {
       object: { const: 'test_clock' },

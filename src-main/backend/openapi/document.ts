@@ -10,6 +10,7 @@ import { documentsPaths } from './documents-paths.js';
 import { eventSchemas, webhookEntries } from './events.js';
 import { errorResponses, json, type PathItem } from './operation-kit.js';
 import { testClockPaths } from './test-clock-paths.js';
+import { testFaultPaths } from './test-fault-paths.js';
 import { testHelperPaths } from './test-helper-paths.js';
 import { webhooksPaths } from './webhooks-paths.js';
 
@@ -50,7 +51,7 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'Events', description: 'What Countersign POSTs to subscriptions, signed with Standard Webhooks.' },
       { name: 'Meta', description: 'About the API itself.' },
     ],
-    paths: { ...webhooksPaths, ...documentsPaths, ...testHelperPaths, ...testClockPaths, ...checksPaths, ...metaPaths },
+    paths: { ...webhooksPaths, ...documentsPaths, ...testHelperPaths, ...testClockPaths, ...testFaultPaths, ...checksPaths, ...metaPaths },
     webhooks: webhookEntries(),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
