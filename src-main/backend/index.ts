@@ -139,7 +139,7 @@ async function startParts(p: Parts): Promise<void> {
   p.clockControl?.load();
   try {
     await history.open();
-    store.alsoFlush(() => history.flush());
+    store.attachLog(history);
     await p.domain.ensureSeed(config.adminKey);
     receiver.load();
     p.ports.api = await listen(p.apiServer, config.port, config.host);
@@ -237,7 +237,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   };
   const apiServer = createApiServer(
     { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    { domain, config, clockControl, faults: { registry: faults, store }, runCheck: (input) => runCheck(checkDeps, input) },
+    { domain, config, clockControl, faults: { registry: faults, store }, runCheck: (input) => runCheck(checkDeps, input), receiver },
     redirector,
   );
   const receiverServer = createReceiverServer(receiver);

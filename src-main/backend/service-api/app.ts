@@ -14,6 +14,8 @@ import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
 import { openApiJson } from '../openapi/document.js';
 import { checkRoutes, type RunCheck } from './check-routes.js';
+import { testHelperInboxRoutes } from './test-helper-inboxes.js';
+import type { Receiver } from '../receiver/receiver.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
 import { faultRoutes } from './fault-routes.js';
@@ -25,6 +27,8 @@ export interface ServiceAppDeps {
   config: BackendConfig;
   /** Runs the conformance scorecard (checks/runner.ts). */
   runCheck: RunCheck;
+  /** The built-in receiver: its inboxes under /v2/test_helpers/inboxes. */
+  receiver?: Receiver;
   /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
   clockControl?: ClockControl;
   /** Deliberate faults per subscription (/v2/test_helpers/webhooks/{id}/faults). */
@@ -54,6 +58,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
   if (deps.faults) app.use('/v2/test_helpers/webhooks', faultRoutes(deps.domain, deps.faults.store, deps.faults.registry));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
+  if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));
   app.use('/documents', documentsRoutes(deps.domain));
   app.use(notFoundHandler());
   app.use(errorWriter('api'));
