@@ -1,7 +1,7 @@
 // The one-line facts of a delivery attempt, the same in the webhook's delivery log and
 // in the inspector: its number, the answer (or none), how long it took, when it started
-// and, when another is due, when the retry comes; a deliberate fault it carried is
-// marked as such, so nobody mistakes it for a bug.
+// and, when another is due, when the retry comes; which delivery rule applied; a
+// deliberate fault it carried is marked as such, so nobody mistakes it for a bug.
 import type { Attempt } from '@shared/api-types.js';
 import { Time } from './Time.js';
 
@@ -24,6 +24,8 @@ export function AttemptFacts({ a }: { a: Attempt }) {
           retry <Time iso={a.next_attempt_at} />
         </span>
       )}
+      {a.slowed_down && <span className="badge badge-warning">slowed down</span>}
+      {a.rule_detail && <span className="attempt-rule">{a.rule_detail}</span>}
     </>
   );
 }

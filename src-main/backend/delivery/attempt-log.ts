@@ -5,7 +5,7 @@ import type { PendingDelivery } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { HistoryLog } from '../store/history-types.js';
 import type { SendResult } from './http-sender.js';
-import type { DeliveryStatus, FaultName } from '@shared/api-types.js';
+import type { AttemptRule, DeliveryStatus, FaultName } from '@shared/api-types.js';
 
 export interface EndedAttempt {
   row: DeepReadonly<PendingDelivery>;
@@ -19,6 +19,10 @@ export interface EndedAttempt {
   succeeded: boolean;
   status: DeliveryStatus;
   nextAt: number | null;
+  /** Which rule applied, in a code and in words; whether sending was slowed down. */
+  rule: AttemptRule;
+  detail: string;
+  slowDown: boolean;
   /** The deliberate faults it carried (test helpers). */
   faults?: FaultName[];
   /** A conformance check's request (Outbox.recordCheck). */
@@ -39,6 +43,9 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     error: result.error,
     succeeded: a.succeeded,
     next_attempt_at: a.nextAt,
+    rule: a.rule,
+    rule_detail: a.detail,
+    ...(a.slowDown ? { slowed_down: true } : {}),
     ...(a.faults && a.faults.length > 0 ? { faults: a.faults } : {}),
   });
   history.recordDelivery({

@@ -12,6 +12,7 @@ import { errorResponses, json, type PathItem } from './operation-kit.js';
 import { testClockPaths } from './test-clock-paths.js';
 import { testFaultPaths } from './test-fault-paths.js';
 import { testHelperPaths } from './test-helper-paths.js';
+import { testHelperWebhookPaths } from './test-helper-webhooks-paths.js';
 import { inboxSchemas, testInboxPaths } from './test-inbox-paths.js';
 import { webhooksPaths } from './webhooks-paths.js';
 
@@ -56,6 +57,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...webhooksPaths,
       ...documentsPaths,
       ...testHelperPaths,
+      ...testHelperWebhookPaths,
       ...testClockPaths,
       ...testFaultPaths,
       ...checksPaths,
