@@ -254,19 +254,9 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     warnings,
     addresses,
   };
-  const apiServer = createApiServer(
-    { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    {
-      domain,
-      config,
-      clockControl,
-      faults: { registry: faults, store },
-      runCheck: (input) => runCheck(checkDeps, input),
-      receiver,
-      scenarios,
-    },
-    redirector,
-  );
+  const runChecks = (input: Parameters<typeof runCheck>[1]) => runCheck(checkDeps, input);
+  const service = { domain, config, clockControl, faults: { registry: faults, store }, runCheck: runChecks, receiver, scenarios };
+  const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, service, redirector);
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
   const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, clockControl, scenarios, warnings, ...servers };
