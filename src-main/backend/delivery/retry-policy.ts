@@ -1,4 +1,4 @@
-// What happens after an attempt (CONTRACT.md section 7): a pure function of the
+// What happens after an attempt (docs/api.md section 12): a pure function of the
 // attempt number, its outcome and the schedule. No clock here: the engine adds the
 // delay to its own clock and stores the due time, so the schedule survives a restart.
 
