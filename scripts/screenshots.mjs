@@ -135,6 +135,7 @@ export const SCREENS = [
   { name: 'inspector-delivery', path: (s) => `/inspector?row=${encodeURIComponent(s.row.ref)}` },
   { name: 'inspector-compare', path: (s) => `/inspector?row=${encodeURIComponent(s.capture.ref)}&compare=${s.capture.id}` },
   { name: 'receiver', path: () => '/receiver' },
+  { name: 'check', path: () => '/check' },
   { name: 'settings', path: () => '/settings' },
   { name: 'integrations', path: () => '/settings/integrations' },
   { name: 'webhooks', path: () => '/settings/integrations/webhooks' },
@@ -147,7 +148,11 @@ export const SCREENS = [
 /** Waits until the screen has its heading and nothing says "Loading". */
 async function settled(page) {
   await page.locator('main h1').first().waitFor({ timeout: 15000 });
-  await page.waitForFunction("!/Loading/.test(document.querySelector('main')?.textContent ?? '')", null, { timeout: 15000 });
+  // Polled from here: the page's CSP forbids the string evaluation waitForFunction needs.
+  await until(
+    'the screen to load',
+    async () => !(await page.evaluate("/Loading/.test(document.querySelector('main')?.textContent ?? '')")),
+  );
   await page.waitForTimeout(300); // fonts and the last paint
 }
 

@@ -137,7 +137,7 @@ async function startParts(p: Parts): Promise<void> {
   p.clockControl?.load();
   try {
     await history.open();
-    store.alsoFlush(() => history.flush());
+    store.attachLog(history);
     await p.domain.ensureSeed(config.adminKey);
     receiver.load();
     p.ports.api = await listen(p.apiServer, config.port, config.host);
@@ -229,7 +229,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   };
   const apiServer = createApiServer(
     { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input) },
+    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input), receiver },
   );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };

@@ -11,6 +11,7 @@ import { eventSchemas, webhookEntries } from './events.js';
 import { errorResponses, json, type PathItem } from './operation-kit.js';
 import { testClockPaths } from './test-clock-paths.js';
 import { testHelperPaths } from './test-helper-paths.js';
+import { inboxSchemas, testInboxPaths } from './test-inbox-paths.js';
 import { webhooksPaths } from './webhooks-paths.js';
 
 const metaPaths: Record<string, PathItem> = {
@@ -50,11 +51,11 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'Events', description: 'What Countersign POSTs to subscriptions, signed with Standard Webhooks.' },
       { name: 'Meta', description: 'About the API itself.' },
     ],
-    paths: { ...webhooksPaths, ...documentsPaths, ...testHelperPaths, ...testClockPaths, ...checksPaths, ...metaPaths },
+    paths: { ...webhooksPaths, ...documentsPaths, ...testHelperPaths, ...testClockPaths, ...checksPaths, ...testInboxPaths, ...metaPaths },
     webhooks: webhookEntries(),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
-      schemas: { ...componentSchemas, ...checkSchemas, ...eventSchemas() },
+      schemas: { ...componentSchemas, ...checkSchemas, ...inboxSchemas, ...eventSchemas() },
       responses: errorResponses(),
     },
     'x-delivery-semantics': DELIVERY_SEMANTICS,

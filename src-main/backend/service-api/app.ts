@@ -14,6 +14,8 @@ import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
 import { openApiJson } from '../openapi/document.js';
 import { checkRoutes, type RunCheck } from './check-routes.js';
+import { testHelperInboxRoutes } from './test-helper-inboxes.js';
+import type { Receiver } from '../receiver/receiver.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
 
@@ -22,6 +24,8 @@ export interface ServiceAppDeps {
   config: BackendConfig;
   /** Runs the conformance scorecard (checks/runner.ts). */
   runCheck: RunCheck;
+  /** The built-in receiver: its inboxes under /v2/test_helpers/inboxes. */
+  receiver?: Receiver;
   /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
   clockControl?: ClockControl;
 }
@@ -48,6 +52,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
+  if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));
   app.use('/documents', documentsRoutes(deps.domain));
   app.use(notFoundHandler());
   app.use(errorWriter('api'));
