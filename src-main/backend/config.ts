@@ -27,6 +27,10 @@ export interface BackendConfig {
    * and loopback-by-another-name addresses (off: refused at connect time, net/address-policy.ts).
    */
   allowPrivateTargets: boolean;
+  /** COUNTERSIGN_DISABLE_AFTER_FAILING_SECONDS: a subscription whose every attempt failed this long is disabled (0: never). */
+  disableAfterFailingSeconds: number;
+  /** COUNTERSIGN_SECRET_ROTATION_OVERLAP_SECONDS: how long a rotated-out secret keeps signing beside the new one. */
+  rotationOverlapSeconds: number;
   ngrokAuthtoken?: string;
   /** More names the API listener answers to besides its loopback names (the Host check, http/host-check.ts). */
   allowedHosts: string[];
@@ -161,6 +165,20 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
       1024,
     ),
     allowPrivateTargets: boolSetting('COUNTERSIGN_ALLOW_PRIVATE_TARGETS', env.COUNTERSIGN_ALLOW_PRIVATE_TARGETS),
+    disableAfterFailingSeconds: intSetting(
+      'COUNTERSIGN_DISABLE_AFTER_FAILING_SECONDS',
+      env.COUNTERSIGN_DISABLE_AFTER_FAILING_SECONDS,
+      5 * 86400,
+      0,
+      365 * 86400,
+    ),
+    rotationOverlapSeconds: intSetting(
+      'COUNTERSIGN_SECRET_ROTATION_OVERLAP_SECONDS',
+      env.COUNTERSIGN_SECRET_ROTATION_OVERLAP_SECONDS,
+      86400,
+      0,
+      30 * 86400,
+    ),
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
     allowedHosts: parseAllowedHosts(env.COUNTERSIGN_ALLOWED_HOSTS),
     remoteTimeoutMs: intSetting('COUNTERSIGN_REMOTE_TIMEOUT_MS', env.COUNTERSIGN_REMOTE_TIMEOUT_MS, 15000, 100, 600000),

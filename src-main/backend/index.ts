@@ -198,8 +198,10 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const receiverUrl = () => `http://${config.host}:${ports.receiver}`;
   const warnings: string[] = [];
   const outbox = new Outbox({ store, history, clock });
-  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app` });
-  const engine = createDeliveryEngine({ store, outbox, bus, config, clock });
+  const settings = { disableAfterFailingSeconds: config.disableAfterFailingSeconds, rotationOverlapSeconds: config.rotationOverlapSeconds };
+  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app`, settings });
+  const health = { attempted: domain.recordAttempt };
+  const engine = createDeliveryEngine({ store, outbox, bus, config, clock, health });
   const clockControl = clockControlFor(clock, { store, bus, inFlight: () => engine.inFlight() });
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;

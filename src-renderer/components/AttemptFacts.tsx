@@ -1,6 +1,6 @@
 // The one-line facts of a delivery attempt, the same in the webhook's delivery log and
 // in the inspector: its number, the answer (or none), how long it took, when it started
-// and, when another is due, when the retry comes.
+// and, when another is due, when the retry comes; which delivery rule applied.
 import type { Attempt } from '@shared/api-types.js';
 import { Time } from './Time.js';
 
@@ -18,6 +18,8 @@ export function AttemptFacts({ a }: { a: Attempt }) {
           retry <Time iso={a.next_attempt_at} />
         </span>
       )}
+      {a.slowed_down && <span className="badge badge-warning">slowed down</span>}
+      {a.rule_detail && <span className="attempt-rule">{a.rule_detail}</span>}
     </>
   );
 }
