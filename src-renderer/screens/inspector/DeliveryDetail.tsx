@@ -155,7 +155,7 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         </Fact>
         {d.delivery.next_attempt_at && (
           <Fact label="Next attempt">
-            <Time iso={d.delivery.next_attempt_at} />
+            <Time iso={d.delivery.next_attempt_at} tense="future" />
           </Fact>
         )}
       </dl>
