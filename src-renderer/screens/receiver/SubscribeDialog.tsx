@@ -63,33 +63,7 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
       }
     >
       {done ? (
-        <div className="subscribed" role="status">
-          <p>
-            Subscription{' '}
-            <Link to={linkTo.subscription(done.subscription.public_id)} className="mono">
-              {done.subscription.public_id}
-            </Link>{' '}
-            made for <span className="mono">{done.subscription.type}</span> events.
-          </p>
-          <p className="mono break">{done.subscription.url}</p>
-          <SecretReveal
-            value={done.subscription.secret_key}
-            what="signing secret"
-            kept="Your endpoint verifies deliveries with it; this inbox already does."
-          />
-          {done.inbox.secret.source === 'pasted' ? (
-            <p className="notice notice-warning">
-              This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint{' '}
-              <span className="mono">{done.subscription.secret_fingerprint}</span>): its deliveries will say “signed with a different
-              secret” until the pasted one is removed (Edit).
-            </p>
-          ) : (
-            <p className="subtle">
-              Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies
-              its deliveries with it.
-            </p>
-          )}
-        </div>
+        <Subscribed done={done} />
       ) : (
         <>
           <Field label="Subscription type" hint="Which events it receives.">
@@ -99,5 +73,38 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
         </>
       )}
     </Modal>
+  );
+}
+
+/** What was made: the subscription, its secret once, and how the inbox verifies with it. */
+function Subscribed({ done }: { done: SubscribeResult }) {
+  return (
+    <div className="subscribed" role="status">
+      <p>
+        Subscription{' '}
+        <Link to={linkTo.subscription(done.subscription.public_id)} className="mono">
+          {done.subscription.public_id}
+        </Link>{' '}
+        made for <span className="mono">{done.subscription.type}</span> events.
+      </p>
+      <p className="mono break">{done.subscription.url}</p>
+      <SecretReveal
+        value={done.subscription.secret_key}
+        what="signing secret"
+        kept="Your endpoint verifies deliveries with it; this inbox already does."
+      />
+      {done.inbox.secret.source === 'pasted' ? (
+        <p className="notice notice-warning">
+          This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint{' '}
+          <span className="mono">{done.subscription.secret_fingerprint}</span>): its deliveries will say “signed with a different secret”
+          until the pasted one is removed (Edit).
+        </p>
+      ) : (
+        <p className="subtle">
+          Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies its
+          deliveries with it.
+        </p>
+      )}
+    </div>
   );
 }
