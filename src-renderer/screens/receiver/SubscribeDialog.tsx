@@ -1,7 +1,10 @@
 // "Subscribe this inbox": a subscription of the console's company pointing at the inbox
 // (its public URL when the tunnel is online, else its local URL), whose secret the
-// inbox then verifies with. The secret is not shown: only its fingerprint.
+// inbox then verifies with. Its secret is shown once, like the webhooks form's, then
+// only its fingerprint (kept in this browser, like the form's).
 import { useState } from 'react';
+import { SecretReveal } from '../../components/SecretReveal.js';
+import { rememberFingerprint } from '../webhooks/fingerprint.js';
 import type { SubscriptionType } from '@shared/api-types.js';
 import { useSubscribeInbox } from '../../api/receiver.js';
 import type { Inbox, SubscribeResult } from '@shared/receiver-types.js';
@@ -20,6 +23,7 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
   return (
     <Modal
       title={`Subscribe ${inbox.name}`}
+      wide={done !== null}
       description={
         done
           ? undefined
@@ -40,7 +44,17 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
               type="button"
               className="btn btn-primary"
               disabled={subscribe.isPending}
-              onClick={() => subscribe.mutate({ id: inbox.id, type }, { onSuccess: setDone })}
+              onClick={() =>
+                subscribe.mutate(
+                  { id: inbox.id, type },
+                  {
+                    onSuccess: (r) => {
+                      rememberFingerprint(r.subscription.public_id, r.subscription.secret_fingerprint);
+                      setDone(r);
+                    },
+                  },
+                )
+              }
             >
               {subscribe.isPending ? 'Subscribing…' : 'Subscribe'}
             </button>
@@ -49,28 +63,7 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
       }
     >
       {done ? (
-        <div className="subscribed" role="status">
-          <p>
-            Subscription{' '}
-            <Link to={linkTo.subscription(done.subscription.public_id)} className="mono">
-              {done.subscription.public_id}
-            </Link>{' '}
-            made for <span className="mono">{done.subscription.type}</span> events.
-          </p>
-          <p className="mono break">{done.subscription.url}</p>
-          {done.inbox.secret.source === 'pasted' ? (
-            <p className="notice notice-warning">
-              This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint{' '}
-              <span className="mono">{done.subscription.secret_fingerprint}</span>): its deliveries will say “signed with a different
-              secret” until the pasted one is removed (Edit).
-            </p>
-          ) : (
-            <p className="subtle">
-              Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies
-              its deliveries with it.
-            </p>
-          )}
-        </div>
+        <Subscribed done={done} />
       ) : (
         <>
           <Field label="Subscription type" hint="Which events it receives.">
@@ -80,5 +73,38 @@ export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () 
         </>
       )}
     </Modal>
+  );
+}
+
+/** What was made: the subscription, its secret once, and how the inbox verifies with it. */
+function Subscribed({ done }: { done: SubscribeResult }) {
+  return (
+    <div className="subscribed" role="status">
+      <p>
+        Subscription{' '}
+        <Link to={linkTo.subscription(done.subscription.public_id)} className="mono">
+          {done.subscription.public_id}
+        </Link>{' '}
+        made for <span className="mono">{done.subscription.type}</span> events.
+      </p>
+      <p className="mono break">{done.subscription.url}</p>
+      <SecretReveal
+        value={done.subscription.secret_key}
+        what="signing secret"
+        kept="Your endpoint verifies deliveries with it; this inbox already does."
+      />
+      {done.inbox.secret.source === 'pasted' ? (
+        <p className="notice notice-warning">
+          This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint{' '}
+          <span className="mono">{done.subscription.secret_fingerprint}</span>): its deliveries will say “signed with a different secret”
+          until the pasted one is removed (Edit).
+        </p>
+      ) : (
+        <p className="subtle">
+          Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies its
+          deliveries with it.
+        </p>
+      )}
+    </div>
   );
 }
