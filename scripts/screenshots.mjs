@@ -135,6 +135,7 @@ export const SCREENS = [
   { name: 'inspector-delivery', path: (s) => `/inspector?row=${encodeURIComponent(s.row.ref)}` },
   { name: 'inspector-compare', path: (s) => `/inspector?row=${encodeURIComponent(s.capture.ref)}&compare=${s.capture.id}` },
   { name: 'receiver', path: () => '/receiver' },
+  { name: 'check', path: () => '/check' },
   { name: 'settings', path: () => '/settings' },
   { name: 'integrations', path: () => '/settings/integrations' },
   { name: 'webhooks', path: () => '/settings/integrations/webhooks' },

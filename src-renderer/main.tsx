@@ -13,6 +13,8 @@ import './styles/layout.css';
 import './styles/components.css';
 import './styles/screens.css';
 import './styles/inspector.css';
+import './styles/check.css';
+import './styles/clock.css';
 import './styles/connection.css';
 
 const token = captureConsoleToken();

@@ -7,6 +7,7 @@ import { DOCUMENT_PARAM, PATHS } from './paths.js';
 import { ancestorsOf, childrenOf, fillPath, isWithin, matchRoute, navGroups, type Match, type RouteEntry } from './route-table.js';
 import { href, navigate, type AppLocation } from './router.js';
 import { ApiKeysScreen } from './screens/api-keys/ApiKeysScreen.js';
+import { CheckScreen } from './screens/check/CheckScreen.js';
 import { ByConnection, LocalOnly, RemoteNote } from './components/LocalOnly.js';
 import { ConnectionsScreen } from './screens/connections/ConnectionsScreen.js';
 import { RemoteDocumentsScreen } from './screens/documents/RemoteDocumentsScreen.js';
@@ -88,6 +89,19 @@ export const ROUTES: Route[] = [
     ),
   },
   { path: PATHS.receiver, label: 'Receiver', group: 'Webhooks', screen: () => <ReceiverScreen /> },
+  {
+    path: PATHS.check,
+    label: 'Check an endpoint',
+    group: 'Webhooks',
+    screen: () => (
+      <LocalOnly
+        title="Check an endpoint"
+        why="The built-in service sends the check's deliveries (a test helper); a real service has no such route."
+      >
+        <CheckScreen />
+      </LocalOnly>
+    ),
+  },
   { path: PATHS.settings, label: 'Settings', description: 'How this company connects to the service.', screen: section },
   {
     path: PATHS.integrations,

@@ -1,4 +1,4 @@
-// The one error path (CONTRACT.md section 4): domain and route code throw ApiError;
+// The one error path (docs/api.md section 5): domain and route code throw ApiError;
 // one middleware (http/error-writer.ts) writes it. Guards against stack traces
 // or internal paths reaching a response: anything that is not an ApiError becomes a
 // generic 500 whose message says nothing about the program.
@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'remote_timeout'
   | 'internal_error';
 
-const STATUS: Record<ErrorCode, number> = {
+/** Each code's HTTP status (the OpenAPI document lists them from here). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_json: 400,
   unauthorized: 401,
@@ -51,7 +52,7 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = STATUS[code];
+    this.status = ERROR_STATUS[code];
   }
 
   toBody(): { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } } {

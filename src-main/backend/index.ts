@@ -229,7 +229,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   };
   const apiServer = createApiServer(
     { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input) },
+    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input), receiver },
   );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };

@@ -169,8 +169,11 @@ function httpTarget(source: TargetSource, apiUrl: string, apiKey: string, receiv
 
 /** An error answer as a CliError: a refused key is "unavailable" (3), anything else "failed" (1). */
 export function apiFailure(answer: ApiAnswer, what: string): CliError {
-  const err = (answer.body as { error?: { code?: string; message?: string } } | undefined)?.error;
-  const message = `${what}: ${answer.status} ${err?.message ?? 'no error message'}`;
+  type Fields = { fields?: { field?: string; message?: string }[] };
+  const err = (answer.body as { error?: { code?: string; message?: string; details?: Fields } } | undefined)?.error;
+  // A 422 names its fields: say which and why, not only "validation failed".
+  const fields = (err?.details?.fields ?? []).map((f) => `${f.field}: ${f.message}`).join('; ');
+  const message = `${what}: ${answer.status} ${err?.message ?? 'no error message'}${fields ? ` (${fields})` : ''}`;
   const code = answer.status === 401 || answer.status === 403 ? EXIT.unavailable : EXIT.failed;
   return new CliError(message, code, err?.code ?? 'api_error');
 }

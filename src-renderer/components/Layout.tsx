@@ -7,6 +7,7 @@ import { Link, href } from '../router.js';
 import { NAV, isCurrentSection, type Route } from '../routes.js';
 import { statusQuery } from '../api/session.js';
 import { LiveIndicator } from './LiveIndicator.js';
+import { ClockControl } from './ClockControl.js';
 import { ConnectionSwitcher } from './ConnectionSwitcher.js';
 
 export function Layout({ company, current, children }: { company: string; current?: Route; children: ReactNode }) {
@@ -52,6 +53,7 @@ export function Layout({ company, current, children }: { company: string; curren
           ))}
         </nav>
         <div className="sidebar-foot">
+          <ClockControl />
           <LiveIndicator />
         </div>
       </aside>

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { BackendConfig } from '../../src-main/backend/config.js';
 import { testConfig } from './config.js';
 import { createBackend, type Backend, type BackendAddresses, type BackendOptions } from '../../src-main/backend/index.js';
-import { callApi, consoleCaller, type ApiResponse } from './http.js';
+import { callServiceApi, consoleCaller, type ApiResponse } from './http.js';
 import { ensureCompanyAdmin } from '../../src-main/backend/domain/api-keys.js';
 
 export type { ApiResponse } from './http.js';
@@ -57,7 +57,7 @@ export async function startTestBackend(
       await stop();
       await rm(dir, { recursive: true, force: true });
     },
-    api: (method, path, body, key = ADMIN_KEY, headers = {}) => callApi(urls.api_url, method, path, body, key, headers),
+    api: (method, path, body, key = ADMIN_KEY, headers = {}) => callServiceApi(urls.api_url, method, path, body, key, headers),
     consoleApi: consoleCaller(urls.api_url, backend.consoleToken),
   };
 }

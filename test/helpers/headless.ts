@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ReadyLine } from '../../scripts/start.mjs';
-import { callApi, consoleCaller, type ApiResponse } from './http.js';
+import { callServiceApi, consoleCaller, type ApiResponse } from './http.js';
 
 export const HEADLESS_ENTRY = resolve('out/main/headless.js');
 export const HEADLESS_ADMIN_KEY = 'cs_headless_admin_key_0123456789';
@@ -64,7 +64,7 @@ export async function startHeadless(
     dataDir,
     child,
     stderr: () => err,
-    api: (method, path, body) => callApi(urls.api_url, method, path, body, HEADLESS_ADMIN_KEY),
+    api: (method, path, body) => callServiceApi(urls.api_url, method, path, body, HEADLESS_ADMIN_KEY),
     consoleToken,
     consoleApi: consoleCaller(urls.api_url, consoleToken),
     stop: async () => {

@@ -96,6 +96,7 @@ export class InboxRegistry {
         secret: typeof raw.secret === 'string' ? raw.secret : null,
         response: response.success ? (response.data as ResponseMode) : { ...DEFAULT_RESPONSE },
         created_at: typeof raw.created_at === 'string' ? raw.created_at : isoNow(this.deps.clock),
+        ...(typeof raw.company_id === 'string' ? { company_id: raw.company_id } : {}),
       };
       kept.push(rec);
       this.byId.set(rec.id, rec);
@@ -200,7 +201,7 @@ export class InboxRegistry {
     if (response?.mode === 'forward') checkForwardTarget(response.url, this.deps.limits.forwardToAnyHost);
   }
 
-  async create(input: CreateInboxInput, id = newId('inb')): Promise<InboxView> {
+  async create(input: CreateInboxInput, id = newId('inb'), companyId?: string): Promise<InboxView> {
     if (this.byId.size >= this.deps.limits.maxInboxes) {
       throw validationError([{ field: 'name', message: `at most ${this.deps.limits.maxInboxes} inboxes; delete one first` }]);
     }
@@ -211,6 +212,7 @@ export class InboxRegistry {
       secret: input.secret ?? null,
       response: (input.response as ResponseMode | undefined) ?? { ...DEFAULT_RESPONSE },
       created_at: isoNow(this.deps.clock),
+      ...(companyId ? { company_id: companyId } : {}),
     };
     this.saved.inboxes.push(rec);
     this.byId.set(rec.id, rec);

@@ -12,6 +12,8 @@ export interface InboxRecord {
   secret: string | null;
   response: ResponseMode;
   created_at: string;
+  /** Made through the service API (`countersign listen`) by this company, which alone may read or delete it there. */
+  company_id?: string;
 }
 
 /** The store extension "receiver" (inbox-registry.ts). */

@@ -12,7 +12,10 @@ import { authenticate, requireAdmin } from './auth.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
+import { openApiJson } from '../openapi/document.js';
 import { checkRoutes, type RunCheck } from './check-routes.js';
+import { testHelperInboxRoutes } from './test-helper-inboxes.js';
+import type { Receiver } from '../receiver/receiver.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
 
@@ -21,6 +24,8 @@ export interface ServiceAppDeps {
   config: BackendConfig;
   /** Runs the conformance scorecard (checks/runner.ts). */
   runCheck: RunCheck;
+  /** The built-in receiver: its inboxes under /v2/test_helpers/inboxes. */
+  receiver?: Receiver;
   /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
   clockControl?: ClockControl;
 }
@@ -31,15 +36,23 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.disable('etag');
   app.set('query parser', 'simple');
   app.use(hostGuard(hostPolicy(deps.config.allowedHosts)));
+  // The contract is public, as Stripe and Svix publish theirs: no key, but the Host check.
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApiJson());
+  });
   app.use(authenticate(deps.domain, deps.config.rateLimit));
   // Roles before bodies: a member gets 403 on admin routes whatever it sends.
   app.use(['/v2/webhooks', '/v2/test_helpers'], requireAdmin);
   app.use(wellFormedPath);
   app.use(jsonBody());
+  // Express would answer OPTIONS itself (200, the route's methods): an answer the
+  // OpenAPI document does not have. Like any method a route lacks, it is 404.
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? notFoundHandler()(req, res, next) : next()));
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
   app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
+  if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));
   app.use('/documents', documentsRoutes(deps.domain));
   app.use(notFoundHandler());
   app.use(errorWriter('api'));

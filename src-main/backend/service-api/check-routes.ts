@@ -14,7 +14,7 @@ import { CHECK_TIMEOUT_DEFAULT_MS, CHECK_TIMEOUT_MAX_MS, CHECK_TIMEOUT_MIN_MS, t
 
 export type RunCheck = (input: CheckInput) => Promise<CheckResult>;
 
-const newCheck = z.strictObject({
+export const newCheck = z.strictObject({
   url: newSubscription.shape.url,
   secret: z.string({ error: 'is required and must be a string (whsec_…)' }).superRefine((v, ctx) => {
     const parsed = parseSecret(v);

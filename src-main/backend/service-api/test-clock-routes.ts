@@ -10,13 +10,13 @@ import { parse } from '../http/validate.js';
 /** A year: far enough for any retry schedule (at most 7 days a step), short enough to play. */
 export const MAX_ADVANCE_SECONDS = 366 * 86_400;
 
-const advanceBody = z.strictObject({
+export const advanceBody = z.strictObject({
   seconds: z
     .number({ error: 'is required and must be a number of seconds' })
     .positive('must be more than 0 (the clock only moves forward)')
     .max(MAX_ADVANCE_SECONDS, `must be at most ${MAX_ADVANCE_SECONDS} (366 days)`),
 });
-const noBody = z.strictObject({});
+export const noBody = z.strictObject({});
 
 export function testClockRoutes(control: ClockControl): Router {
   const r = Router();

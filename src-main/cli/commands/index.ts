@@ -2,6 +2,8 @@
 // new file in this folder and one line here.
 import type { CommandFactory } from '../define.js';
 import { checkCommand } from './check.js';
+import { listenCommand } from './listen.js';
+import { triggerCommand } from './trigger.js';
 import { verifyCommand } from './verify.js';
 
-export const COMMANDS: CommandFactory[] = [checkCommand, verifyCommand];
+export const COMMANDS: CommandFactory[] = [checkCommand, listenCommand, triggerCommand, verifyCommand];

@@ -70,9 +70,18 @@ export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: Inspecto
       <time className="feed-time mono" dateTime={row.at} title={new Date(row.at).toLocaleString()}>
         {clock(row.at)}
       </time>
-      <span className="feed-event truncate" title={row.event_type ?? undefined}>
-        {row.event_type ?? `${row.method} (no event type)`}
-      </span>
+      {row.origin === 'check' ? (
+        <span className="feed-event feed-event-tagged" title={row.event_type ?? undefined}>
+          <span className="truncate">{row.event_type ?? `${row.method} (no event type)`}</span>
+          <span className="badge badge-info feed-origin" title="Sent by an endpoint check (the scorecard)">
+            check
+          </span>
+        </span>
+      ) : (
+        <span className="feed-event truncate" title={row.event_type ?? undefined}>
+          {row.event_type ?? `${row.method} (no event type)`}
+        </span>
+      )}
       <span className="feed-outcome">
         <OutcomeBadge row={row} />
         {row.duplicate && <span className="badge badge-warning">dup</span>}

@@ -1,5 +1,5 @@
 // The inspector's filters: direction, event type, outcome, subscription, inbox,
-// document and free text. Selects apply at once; typed text applies after a short
+// origin (endpoint checks), document and free text. Selects apply at once; typed text applies after a short
 // pause (so the list is not asked again on every key). The values come from the URL
 // and every change goes back to it (see filters.ts).
 import { useEffect, useId, useRef, useState } from 'react';
@@ -96,6 +96,8 @@ function SelectFilter(props: {
   );
 }
 
+const ORIGINS: readonly Choice[] = [['check', 'Checks']];
+
 const DIRECTIONS: readonly Choice[] = [
   ['delivery', 'Sent'],
   ['capture', 'Received'],
@@ -160,6 +162,7 @@ export function FilterBar({ filters, options, onChange, onClear, debounceMs = 30
         anyLabel="Any"
         choices={inboxes.map((i) => [i.id, i.name])}
       />
+      <SelectFilter label="Origin" param="origin" value={filters.origin} onChange={onChange} anyLabel="Any" choices={ORIGINS} />
       <TextFilter
         label="Document"
         param="document"

@@ -12,6 +12,7 @@ import { LOCAL_CONNECTION } from '@shared/connection-types.js';
 import type { Subscription } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { VirtualTimeNotice } from '../../components/VirtualTimeNotice.js';
 import { EmptyState, Loading } from '../../components/States.js';
 import { Link, useLocation, useSearchParamSetter } from '../../router.js';
 import { linkTo } from '../../paths.js';
@@ -92,6 +93,7 @@ export function InspectorScreen() {
       <PageHeader title="Inspector" actions={<ExportImport />}>
         <p className="page-lede">Every delivery as it leaves and every request as it lands, live.</p>
       </PageHeader>
+      <VirtualTimeNotice />
       <section className="card chart-card" aria-label="Chart">
         {stats.data ? (
           <StatsChart stats={stats.data} />

@@ -11,6 +11,7 @@ export const FILTER_PARAMS = {
   inbox: 'inbox_id',
   outcome: 'outcome',
   document: 'document_id',
+  origin: 'origin',
   q: 'q',
 } as const satisfies Record<string, keyof InspectorFilters>;
 
@@ -43,6 +44,7 @@ export function filtersFromSearch(search: URLSearchParams): InspectorFilters {
   if (inbox) f.inbox_id = inbox;
   const doc = get('document');
   if (doc) f.document_id = doc;
+  if (get('origin') === 'check') f.origin = 'check';
   const q = get('q');
   if (q) f.q = q;
   return f;

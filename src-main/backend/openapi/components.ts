@@ -1,0 +1,130 @@
+// The objects the service API answers with, as JSON Schema: the same shapes as the wire
+// types in src-shared/api-types.ts (the values come from its constants), closed so that
+// a field the document does not state fails the API tests' response check.
+import { DOCUMENT_STATUSES, EVENT_TYPES } from '@shared/api-types.js';
+import { ERROR_STATUS } from '../errors.js';
+import { int, iso, nullable, object, pageOf, prefixed, ref, str, type JsonSchema } from './schema-kit.js';
+
+const headers: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
+
+const recipient = object({
+  public_id: prefixed('rcp_'),
+  name: str(),
+  email: str(),
+  role: { const: 'signer' },
+  status: { enum: ['pending', 'viewed', 'completed', 'declined'] },
+  completed_at: nullable(iso()),
+});
+
+const document = object({
+  public_id: prefixed('doc_'),
+  title: str(),
+  status: { enum: [...DOCUMENT_STATUSES] },
+  recipients: { type: 'array', items: ref('Recipient') },
+  metadata: { type: 'object', description: 'Your own keys and values, kept as sent.' },
+  url: { type: 'string', format: 'uri', description: 'The document in the console.' },
+  created_at: iso(),
+  updated_at: iso(),
+});
+
+const subscriptionProps: Record<string, JsonSchema> = {
+  public_id: prefixed('wh_'),
+  url: { type: 'string', format: 'uri' },
+  type: { enum: ['all', ...EVENT_TYPES] },
+  status: { enum: ['enabled'] },
+  created_at: iso(),
+};
+
+const deliveryProps: Record<string, JsonSchema> = {
+  id: prefixed('msg_', 'The delivery id, also its webhook-id header.'),
+  event_id: prefixed('evt_'),
+  event_type: { enum: [...EVENT_TYPES] },
+  subscription_id: prefixed('wh_'),
+  document_id: nullable(str()),
+  url: str(),
+  status: { enum: ['pending', 'succeeded', 'failed', 'cancelled'] },
+  attempts: int(),
+  created_at: iso(),
+  last_attempt_at: nullable(iso()),
+  last_status_code: nullable(int()),
+  last_error: nullable(str()),
+  last_duration_ms: nullable({ type: 'number' }),
+  next_attempt_at: nullable(iso()),
+};
+
+const attempt = object({
+  delivery_id: prefixed('msg_'),
+  subscription_id: prefixed('wh_'),
+  attempt: { type: 'integer', minimum: 1 },
+  started_at: iso(),
+  duration_ms: { type: 'number' },
+  request: object({ method: { const: 'POST' }, url: str(), headers, body: str() }),
+  response: nullable(object({ status: int(), headers, body: str(), truncated: { type: 'boolean' } })),
+  error: nullable(str()),
+  succeeded: { type: 'boolean' },
+  next_attempt_at: nullable(iso()),
+});
+
+const apiKeyProps: Record<string, JsonSchema> = {
+  id: prefixed('key_'),
+  role: { enum: ['admin', 'member'] },
+  label: str(),
+  hint: str("The key's last characters, to tell keys apart."),
+  company: object({ id: prefixed('co_'), name: str() }),
+  created_at: iso(),
+};
+
+const errorSchema = object(
+  {
+    error: object(
+      {
+        code: { enum: Object.keys(ERROR_STATUS) },
+        message: str('For a person; the wording may change.'),
+        details: { type: 'object', description: 'Only for the codes docs/api.md section 5 names: `fields` for 422, `status` for 409.' },
+      },
+      ['details'],
+    ),
+  },
+  [],
+  'The one error shape of every route.',
+);
+
+export const componentSchemas: Record<string, JsonSchema> = {
+  Error: errorSchema,
+  FieldError: object({ field: str(), message: str() }),
+  Recipient: recipient,
+  Document: document,
+  Subscription: object(subscriptionProps),
+  CreatedSubscription: object(
+    { ...subscriptionProps, secret_key: prefixed('whsec_', 'Shown only in this answer.') },
+    [],
+    'The only answer that ever carries the secret.',
+  ),
+  SubscriptionPage: pageOf('Subscription'),
+  Delivery: object(deliveryProps),
+  DeliveryPage: pageOf('Delivery'),
+  Attempt: attempt,
+  DeliveryWithAttempts: object({ ...deliveryProps, attempt_log: { type: 'array', items: ref('Attempt') } }),
+  TestEventResult: object({
+    delivery_id: prefixed('msg_'),
+    event_id: prefixed('evt_'),
+    subscription_id: prefixed('wh_'),
+    status: { const: 'pending' },
+  }),
+  RemindResult: object({ document_id: prefixed('doc_'), reminded: { type: 'array', items: prefixed('rcp_') }, reminded_at: iso() }),
+  TestClock: object(
+    {
+      object: { const: 'test_clock' },
+      now: iso("The service's time."),
+      frozen: { type: 'boolean' },
+      offset_seconds: int("How far the service's time is ahead of the wall clock (negative behind it)."),
+    },
+    [],
+    'The test clock: virtual time, machine-wide.',
+  ),
+  CreatedApiKey: object(
+    { ...apiKeyProps, key: str('The key itself; shown only in this answer.') },
+    ['company'],
+    'A new API key: the key is returned once.',
+  ),
+};

@@ -1,0 +1,175 @@
+// `countersign listen --forward-to <url>`: what `stripe listen --forward-to` does, on
+// Countersign: a forwarding inbox on the service's receiver in front of the user's app, a
+// subscription to it (one per --events type, all with one secret), the secret printed
+// once, then one line per delivery attempt (time, event type, webhook-id, the app's
+// status, duration). Ctrl-C removes the subscriptions and the inbox it made, and nothing
+// else. Guards against leaving subscriptions behind (removed on every way out but
+// SIGKILL, even when setting up failed halfway) and against printing the secret more
+// than once.
+import { systemClock } from '../../backend/clock.js';
+import { defineCommand, type CommandContext } from '../define.js';
+import { EXIT, unavailable, usageError } from '../exit-codes.js';
+import { resolveTarget, withTargetOptions, type Target, type TargetOptions } from '../target.js';
+import { DeliveryWatch, type DeliveryLine } from './listen-watch.js';
+import { EVENT_TYPES } from '@shared/api-types.js';
+
+interface ListenOptions extends TargetOptions {
+  forwardTo?: string;
+  events?: string;
+  pollMs?: string;
+}
+
+interface Made {
+  inboxId: string | null;
+  subscriptionIds: string[];
+}
+
+const LOOPBACK_API = /^http:\/\/(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?(\/|$)/i;
+
+function parseForwardTo(raw: string | undefined): string {
+  if (!raw) throw usageError('--forward-to <url> is required, e.g. --forward-to http://localhost:3000/webhooks');
+  try {
+    const u = new URL(raw);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return raw;
+  } catch {
+    // refused below
+  }
+  throw usageError(`--forward-to must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks (got "${raw}")`);
+}
+
+export function parseEvents(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return ['all'];
+  const types = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown.length) throw usageError(`--events: unknown event type ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
+  return types;
+}
+
+/** The inbox and the subscriptions, made in that order; `made` always says what exists so far. */
+async function setUp(target: Target, forwardTo: string, types: string[], made: Made) {
+  const inbox = await target.call<{ id: string; local_url: string }>('POST', '/v2/test_helpers/inboxes', {
+    name: `countersign listen → ${forwardTo}`.slice(0, 100),
+    response: { mode: 'forward', url: forwardTo },
+  });
+  made.inboxId = inbox.id;
+  let secret: string | undefined;
+  for (const type of types) {
+    const sub = await target.call<{ public_id: string; secret_key: string }>('POST', '/v2/webhooks', {
+      url: inbox.local_url,
+      type,
+      ...(secret ? { secret_key: secret } : {}),
+    });
+    made.subscriptionIds.push(sub.public_id);
+    secret ??= sub.secret_key;
+  }
+  return { inbox, secret: secret! };
+}
+
+/** Removes what this run made; says what could not be removed rather than failing. */
+async function tearDown(ctx: CommandContext, target: Target, made: Made): Promise<string[]> {
+  const problems: string[] = [];
+  for (const id of made.subscriptionIds) {
+    const a = await target.request('DELETE', `/v2/webhooks/${id}`, undefined, 10_000).catch((e: Error) => ({ status: 0, body: e.message }));
+    if (a.status !== 204 && a.status !== 200 && a.status !== 404) problems.push(`subscription ${id} (${a.status || String(a.body)})`);
+  }
+  if (made.inboxId) {
+    const a = await target.request('DELETE', `/v2/test_helpers/inboxes/${made.inboxId}`, undefined, 10_000).catch(() => ({ status: 0 }));
+    if (a.status !== 204 && a.status !== 404) problems.push(`inbox ${made.inboxId}`);
+  }
+  const removed = { subscriptions: made.subscriptionIds, inbox: made.inboxId };
+  ctx.out.item({ type: 'stopped', removed, not_removed: problems }, `Stopped: removed ${describeMade(made)}.`);
+  if (problems.length) ctx.out.error(`could not remove ${problems.join(', ')}; delete them in the console`, 'cleanup_failed');
+  return problems;
+}
+
+const describeMade = (m: Made) =>
+  [m.subscriptionIds.length ? `subscription ${m.subscriptionIds.join(', ')}` : '', m.inboxId ? `inbox ${m.inboxId}` : '']
+    .filter(Boolean)
+    .join(' and ') || 'nothing';
+
+function deliveryText(d: DeliveryLine): string {
+  const answer = d.status !== null ? `${d.status}` : `no answer (${d.error ?? 'unknown'})`;
+  const retry = d.attempt > 1 ? ` (attempt ${d.attempt})` : '';
+  const time = d.time ? d.time.replace('T', ' ').slice(0, 19) : '-';
+  return `${time}  ${d.event_type.padEnd(28)}  ${d.webhook_id}  → ${answer}  ${d.duration_ms ?? '?'} ms${retry}`;
+}
+
+async function run(ctx: CommandContext, target: Target, opts: ListenOptions, forwardTo: string, types: string[], made: Made) {
+  const { out, signal } = ctx;
+  if (!LOOPBACK_API.test(target.apiUrl)) {
+    throw unavailable(
+      `${target.description} is not on this machine: its deliveries would have to reach this machine's receiver through the tunnel's public URL, which countersign listen cannot open yet. Use a Countersign on this machine (the default), or forward with an inbox on the console's Receiver screen.`,
+    );
+  }
+  const { inbox, secret } = await setUp(target, forwardTo, types, made);
+  if (signal.aborted) return;
+  out.item(
+    {
+      type: 'ready',
+      forward_to: forwardTo,
+      inbox_id: inbox.id,
+      inbox_url: inbox.local_url,
+      subscriptions: made.subscriptionIds,
+      events: types,
+      secret,
+    },
+    `Ready: ${inbox.local_url} forwards to ${forwardTo} (events: ${types.join(', ')}). Your webhook signing secret is ${secret} (Ctrl-C to stop)`,
+  );
+  const pollMs = opts.pollMs === undefined ? 500 : Number(opts.pollMs);
+  const watch = new DeliveryWatch(target, made.subscriptionIds);
+  await watch.prime();
+  while (!signal.aborted) {
+    for (const line of await watch.poll()) out.item({ type: 'delivery', ...line }, deliveryText(line));
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        systemClock.clearTimeout(t);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const t = systemClock.setTimeout(wake, pollMs);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+}
+
+export const listenCommand = defineCommand<ListenOptions>(
+  (cmd) =>
+    withTargetOptions(
+      cmd
+        .name('listen')
+        .summary('forward deliveries to your app on this machine, like stripe listen --forward-to')
+        .description(
+          'Make a forwarding inbox in front of your app and a subscription to it, print the signing secret once, ' +
+            'then one line per delivery with your app’s answer. Ctrl-C removes the subscription and the inbox.',
+        )
+        .option('--forward-to <url>', 'your app’s webhook URL, e.g. http://localhost:3000/webhooks')
+        .option('--events <types>', 'event types to subscribe to, comma separated (default: all)')
+        .option('--poll-ms <ms>', 'how often to look for new deliveries (default 500)'),
+    ).addHelpText(
+      'after',
+      '\nExample:\n  countersign listen --forward-to http://localhost:3000/webhooks --events document.completed,document.declined\n',
+    ),
+  async (ctx, _args, opts) => {
+    const forwardTo = parseForwardTo(opts.forwardTo);
+    const types = parseEvents(opts.events);
+    if (opts.pollMs !== undefined && !(Number.isInteger(Number(opts.pollMs)) && Number(opts.pollMs) >= 50))
+      throw usageError(`--poll-ms must be a whole number of milliseconds, at least 50 (got "${opts.pollMs}")`);
+    const target = await resolveTarget(opts);
+    ctx.out.note(`Using ${target.description}`);
+    const made: Made = { inboxId: null, subscriptionIds: [] };
+    try {
+      await run(ctx, target, opts, forwardTo, types, made);
+    } finally {
+      if (made.inboxId || made.subscriptionIds.length) await tearDown(ctx, target, made);
+      await target.close();
+    }
+    return ctx.signal.aborted ? EXIT.interrupted : EXIT.ok;
+  },
+);
