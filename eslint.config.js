@@ -102,7 +102,6 @@ export default tseslint.config(
       'src-renderer/screens/inspector/CompareView.tsx',
       'src-renderer/screens/inspector/DeliveryDetail.tsx',
       'src-renderer/screens/inspector/ExportImport.tsx',
-      'src-renderer/screens/inspector/InspectorScreen.tsx',
       'src-renderer/screens/inspector/ReplayForm.tsx',
       'src-renderer/screens/inspector/VirtualList.tsx',
       'src-renderer/screens/receiver/InboxForm.tsx',

@@ -148,7 +148,11 @@ export const SCREENS = [
 /** Waits until the screen has its heading and nothing says "Loading". */
 async function settled(page) {
   await page.locator('main h1').first().waitFor({ timeout: 15000 });
-  await page.waitForFunction("!/Loading/.test(document.querySelector('main')?.textContent ?? '')", null, { timeout: 15000 });
+  // Polled from here: the page's CSP forbids the string evaluation waitForFunction needs.
+  await until(
+    'the screen to load',
+    async () => !(await page.evaluate("/Loading/.test(document.querySelector('main')?.textContent ?? '')")),
+  );
   await page.waitForTimeout(300); // fonts and the last paint
 }
 

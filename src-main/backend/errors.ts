@@ -20,7 +20,8 @@ export type ErrorCode =
   | 'remote_unreachable'
   | 'remote_invalid_response'
   | 'remote_timeout'
-  | 'internal_error';
+  | 'internal_error'
+  | 'storage_unavailable';
 
 /** Each code's HTTP status (the OpenAPI document lists them from here). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -40,6 +41,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   remote_invalid_response: 502,
   remote_timeout: 504,
   internal_error: 500,
+  storage_unavailable: 503,
 };
 
 export class ApiError extends Error {

@@ -137,7 +137,7 @@ async function startParts(p: Parts): Promise<void> {
   p.clockControl?.load();
   try {
     await history.open();
-    store.alsoFlush(() => history.flush());
+    store.attachLog(history);
     await p.domain.ensureSeed(config.adminKey);
     receiver.load();
     p.ports.api = await listen(p.apiServer, config.port, config.host);

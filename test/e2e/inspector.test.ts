@@ -183,6 +183,8 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     const item = page.getByRole('listitem', { name: 'Inbox Real service' });
     await item.getByText('429 with Retry-After: 90').waitFor();
     await item.getByText(/Pasted secret, fingerprint [0-9a-f]{8}/).waitFor();
+    // The list can show the new inbox a moment before the form is reset: wait for the form.
+    await form.getByRole('button', { name: 'Create inbox' }).waitFor();
     expect(await page.content()).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
     await screenshot(page, 'receiver-light');
 

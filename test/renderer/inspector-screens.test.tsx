@@ -32,8 +32,10 @@ describe('inspector screen', () => {
     const inbox = (await consoleApi('POST', '/inboxes', { name: 'Screen inbox' })).body;
     expect((await consoleApi('POST', `/inboxes/${inbox.id}/subscribe`, { type: 'document.created' })).status).toBe(201);
     renderConsole('/app/inspector');
-    await screen.findByText('Live');
-    await screen.findByText('Nothing sent or received yet.');
+    // Readiness, not a fixed sleep: the stream must be connected (its state reads "Live")
+    // and the first page in before the change is made; under load that takes seconds.
+    await screen.findByText('Live', {}, { timeout: 15000 });
+    await screen.findByText('Nothing sent or received yet.', {}, { timeout: 15000 });
 
     await makeDocument(tb, 'Watched lease');
     await waitFor(() => expect(within(list()).getAllByRole('option')).toHaveLength(2), { timeout: 8000 });

@@ -17,6 +17,7 @@ const ERROR_WHY: Record<number, string> = {
   422: 'A field or query parameter is missing, of the wrong type or out of range (`validation_error`, with `details.fields`).',
   429: 'Over the per-key rate limit (`rate_limited`); Retry-After says when to try again.',
   500: 'A defect in Countersign (`internal_error`), never caused by what was sent.',
+  503: 'A change that could not be saved: the disk is full or cannot be written (`storage_unavailable`); nothing of it was kept. Retry-After says when to try again.',
 };
 
 const errorResponse = (status: number) => ({ $ref: `#/components/responses/Error${status}` });
@@ -31,9 +32,16 @@ export function errorResponses(): Record<string, unknown> {
   );
 }
 
-/** Which error statuses a route can answer, from what it takes. */
-export function errors(takes: { body?: boolean; id?: boolean; query?: boolean; conflict?: boolean }): Record<string, unknown> {
+/** Which error statuses a route can answer, from what it takes (`writes`: it changes state, so a full disk is 503). */
+export function errors(takes: {
+  body?: boolean;
+  id?: boolean;
+  query?: boolean;
+  conflict?: boolean;
+  writes?: boolean;
+}): Record<string, unknown> {
   const statuses = [400, 401, 403, 429, 500];
+  if (takes.writes ?? takes.body) statuses.push(503);
   if (takes.id) statuses.push(404);
   if (takes.body) statuses.push(413, 415, 422);
   if (takes.query && !statuses.includes(422)) statuses.push(422);

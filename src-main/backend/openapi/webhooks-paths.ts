@@ -48,7 +48,7 @@ export const webhooksPaths: Record<string, PathItem> = {
       summary: 'Delete a subscription',
       description: 'Its pending deliveries are cancelled in the same write.',
       parameters: [id],
-      responses: { '204': { description: 'Deleted.' }, ...errors({ id: true }) },
+      responses: { '204': { description: 'Deleted.' }, ...errors({ id: true, writes: true }) },
     },
   },
   '/v2/webhooks/{id}/deliveries': {

@@ -2,7 +2,7 @@
 // Guards against: a torn or half-written store (write to a temp file, fsync it, then
 // rename over the old one and fsync the folder), and a corrupt store being silently
 // overwritten (it is moved aside under a new name and reported, never written over).
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { systemClock } from '../clock.js';
@@ -58,9 +58,14 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
+    await this.writeText(this.serialize(data));
+  }
+
+  /** The text write() would write (and its length noted for the store's sizing). */
+  serialize(data: T): string {
     const text = JSON.stringify(data);
     this.lastTextChars = text.length;
-    await this.writeText(text);
+    return text;
   }
 
   async writeText(text: string): Promise<void> {
@@ -69,8 +74,13 @@ export class DurableJsonFile<T> implements Adapter<T> {
     try {
       await file.writeFile(text, 'utf8');
       await file.datasync();
+    } catch (err) {
+      // A half-written copy (a full disk) is of no use, and it holds the space.
+      await file.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+      throw err;
     } finally {
-      await file.close();
+      await file.close().catch(() => undefined);
     }
     await rename(tmp, this.path);
     // The rename itself is only durable once the folder's entry is flushed.

@@ -10,35 +10,21 @@
 // line (crash mid-write) is cut off and the last segment is appended to; damaged
 // complete lines are skipped, never fatal.
 //
-// Retention, exactly. A delivery's *base* record is its first summary (or a carried
-// copy, below); all its later records follow it in the log. Kept, after open or at any
-// time: every delivery whose base record is in a segment on disk, with all its attempts,
-// and every event whose latest record is in a segment on disk. A new segment starts
-// past `segmentBytes` (32 MiB) or after `segmentDeliveries` (cap / 8) new deliveries.
-// Whenever more than `cap` deliveries are indexed, the oldest segment (never the one
-// being appended to) is dropped, repeatedly, until at most `cap` remain or only the
-// current segment is left. Dropping a segment:
-//   1. each delivery based in it whose status is still 'pending' is carried: its current
-//      summary and every one of its attempts are appended to the current segment as one
-//      new base record (same sequence number; one line, so a crash never leaves half);
-//   2. every other delivery based in it leaves the index (with its attempts, wherever
-//      they are; records of it in newer segments are ignored at the next open);
-//   3. each event recorded in it that a kept delivery still refers to is carried (its
-//      record, body included, re-appended); the others leave the index;
-//   4. the current segment is fsynced, then the old file is deleted.
-// So pending deliveries, their attempts and their events (with bodies) are never
-// dropped, and the order of deliveries and events survives carrying and restarts.
+// Retention (which deliveries and events are kept, and how a segment is dropped):
+// see the header of history/retention.ts.
+//
 // Attempts recorded before their delivery's first summary are held in memory (not on
 // disk, so flush() does not cover them) and written right after that summary; at open,
 // attempts with no delivery base before them are ignored. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
-import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog } from './history-types.js';
+import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
 import { attemptLine, deliveryBaseLine, deliveryLine, eventLine, parseAttempt, parseEventBody } from './history/records.js';
 import { newSegment, readLocs, type Loc, type Segment } from './history/segments.js';
 import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex, type DeliveryEntry } from './history/index-state.js';
 import { loadSegments } from './history/loader.js';
 import { dropSegment } from './history/retention.js';
+import { cutBack } from './history/rollback.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
 
@@ -64,7 +50,7 @@ export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
 }
 
 class SegmentedHistoryLog implements HistoryLog {
-  private readonly idx = new HistoryIndex();
+  private idx = new HistoryIndex();
   private readonly writer: SegmentWriter;
   private readonly segmentBytes: number;
   private readonly segmentDeliveries: number;
@@ -78,7 +64,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private readonly orphans = new Map<string, string[]>();
   private retaining: Promise<void> | null = null;
   private retainPausedUntil = 0;
-  private state: 'new' | 'open' | 'closing' | 'closed' = 'new';
+  private state: 'new' | 'open' | 'rolling-back' | 'closing' | 'closed' = 'new';
 
   constructor(private readonly opts: HistoryLogOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -91,14 +77,38 @@ class SegmentedHistoryLog implements HistoryLog {
   async open(): Promise<void> {
     if (this.state !== 'new') throw new Error('the history log was already opened');
     await mkdir(this.opts.dir, { recursive: true, mode: 0o700 });
+    await this.load();
+    this.state = 'open';
+    this.maybeRetain();
+  }
+
+  private async load(): Promise<void> {
+    this.idx = new HistoryIndex();
+    this.orphans.clear();
     const loaded = await loadSegments(this.opts.dir, this.idx);
     this.segments = loaded.segments;
     this.nextDeliverySeq = loaded.nextDeliverySeq;
     this.nextEventSeq = loaded.nextEventSeq;
     if (this.segments.length === 0) this.segments.push(newSegment(this.opts.dir, 1, true));
     this.cur = this.segments[this.segments.length - 1];
-    this.state = 'open';
-    this.maybeRetain();
+  }
+
+  mark(): HistoryMark {
+    return { segment: this.cur.id, size: this.cur.size };
+  }
+
+  async rollback(mark: HistoryMark): Promise<void> {
+    if (this.state !== 'open') return;
+    // Records that arrive meanwhile belong to changes the store is about to undo too.
+    this.state = 'rolling-back';
+    try {
+      while (this.retaining) await this.retaining;
+      await this.writer.reset(new Error('the history log was rolled back after a failed write'));
+      await cutBack(this.opts.dir, mark);
+      await this.load();
+    } finally {
+      if (this.state === 'rolling-back') this.state = 'open';
+    }
   }
 
   recordEvent(event: EventSummary, body: string): void {
@@ -199,6 +209,7 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   flush(): Promise<void> {
+    if (this.state === 'rolling-back') return Promise.reject(new Error('the history log is being rolled back'));
     if (this.state !== 'open' && this.state !== 'closing') return Promise.resolve();
     return this.writer.flush();
   }
@@ -209,6 +220,10 @@ class SegmentedHistoryLog implements HistoryLog {
     try {
       while (this.retaining) await this.retaining;
       await this.writer.close();
+    } catch (err) {
+      // What could not be written is lost like in a crash; stopping goes on (the store's
+      // journal holds every acknowledged change).
+      this.onBackgroundError(err);
     } finally {
       this.state = 'closed';
     }
@@ -216,7 +231,7 @@ class SegmentedHistoryLog implements HistoryLog {
 
   // ---- internals ----
 
-  /** Recording before open() is a defect; after close() (a late result at shutdown) it is ignored. */
+  /** Recording before open() is a defect; after close() (a late result at shutdown) or during a rollback it is ignored. */
   private writable(): boolean {
     if (this.state === 'new') throw new Error('the history log is not open yet');
     return this.state === 'open';

@@ -41,7 +41,20 @@ export interface DeliveryFilter {
   event_id?: string;
 }
 
-export interface HistoryLog {
+/** Where the log ended: the segment being appended to and its length (records buffered included). */
+export interface HistoryMark {
+  segment: number;
+  size: number;
+}
+
+/** A log written alongside the store that can forget what a failed write appended. */
+export interface UndoableLog {
+  flush(): Promise<void>;
+  mark(): HistoryMark;
+  rollback(mark: HistoryMark): Promise<void>;
+}
+
+export interface HistoryLog extends UndoableLog {
   /** Loads the index from disk (creating the folder if needed). */
   open(): Promise<void>;
   /** Records an event and its exact body (needed to redeliver after it left the main store). */
@@ -60,5 +73,7 @@ export interface HistoryLog {
   eventsForDocument(companyId: string, documentId: string): EventSummary[];
   /** Makes every record appended so far durable (fsync). */
   flush(): Promise<void>;
+  /** Forgets every record appended after `mark` (a store write failed), on disk and in memory. */
+  rollback(mark: HistoryMark): Promise<void>;
   close(): Promise<void>;
 }

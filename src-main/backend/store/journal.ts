@@ -47,6 +47,8 @@ export class ChangeSet {
 export class JournalFile {
   private handle: FileHandle | null = null;
   private size = 0;
+  /** Length of the last line appended (0: none to take back). */
+  private last = 0;
   constructor(
     private readonly dir: string,
     public generation: number,
@@ -62,15 +64,26 @@ export class JournalFile {
       this.size = (await this.handle.stat()).size;
     }
     const buf = Buffer.from(line, 'utf8');
+    this.last = 0;
     try {
       await this.handle.write(buf, 0, buf.length, this.size);
       await this.handle.datasync();
       this.size += buf.length;
+      this.last = buf.length;
     } catch (err) {
       // Cut a partial line off, so the next append starts on a clean line.
       await this.handle.truncate(this.size).catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Takes the last appended line back (the rest of its commit failed): all or nothing. */
+  async undoLast(): Promise<void> {
+    if (!this.handle || this.last === 0) return;
+    await this.handle.truncate(this.size - this.last);
+    await this.handle.datasync();
+    this.size -= this.last;
+    this.last = 0;
   }
 
   /** Starts generation `next`; the old file is deleted once the checkpoint holding it is durable. */

@@ -1,12 +1,12 @@
 // What the store holds at open: data.json (the last checkpoint) plus the journals that
 // continue it, and a plain account of every problem met on the way (store-level
 // warnings, shown at start-up and by GET /console/api/status).
-import { readdirSync, renameSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import type { DurableJsonFile } from './durable-file.js';
 import { describeDamage, replayJournals } from './journal-replay.js';
-import type { DbData } from './schema.js';
+import { emptyData, type DbData } from './schema.js';
 import { systemClock } from '../clock.js';
 
 export interface Recovered {
@@ -34,4 +34,21 @@ export async function recoverState(dataDir: string, db: Low<DbData>, file: Durab
 
 function moveJournalsAside(dataDir: string, suffix: string): void {
   for (const f of readdirSync(dataDir)) if (/^journal-\d+\.jsonl$/.test(f)) renameSync(join(dataDir, f), join(dataDir, f + suffix));
+}
+
+/** The last good state on disk (data.json plus its journals), read synchronously after a failed write. */
+export function readLastGoodSync(dataDir: string, path: string, onError: (err: unknown) => void): DbData {
+  let data: DbData = emptyData();
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8')) as DbData;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') onError(err);
+  }
+  try {
+    const replay = replayJournals(dataDir, data, systemClock.now());
+    for (const d of replay.damage) onError(new Error(describeDamage(d)));
+  } catch (err) {
+    onError(err);
+  }
+  return data;
 }

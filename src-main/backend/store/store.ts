@@ -7,16 +7,15 @@
 // few fsyncs, and each costs the size of its change, not of the store. Whether a write
 // appends to the journal or checkpoints the whole state into data.json is the store's
 // own decision (checkpointDue); close() always checkpoints.
-import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJsonFile } from './durable-file.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { ChangeSet, JournalFile } from './journal.js';
-import { describeDamage, replayJournals } from './journal-replay.js';
-import { recoverState } from './recovery.js';
-import { systemClock } from '../clock.js';
+import { readLastGoodSync, recoverState } from './recovery.js';
+import { storageError } from './store-errors.js';
+import type { HistoryMark, UndoableLog } from './history-types.js';
 import type { ApiKeyTable, Extensions, Table } from './table.js';
 import { COLLECTIONS, StoreState } from './state.js';
 import {
@@ -75,6 +74,8 @@ export class Store {
   /** Work that must be durable in the same write (the history log's flush). */
   private readonly alongside: (() => Promise<void>)[] = [];
   private readonly reloadListeners: (() => void)[] = [];
+  private log?: UndoableLog;
+  private lastGoodMark?: HistoryMark;
   onBackgroundError: (err: unknown) => void = (err) => console.error('[store] background write failed:', err);
 
   private readonly state = new StoreState(this.changes);
@@ -124,6 +125,13 @@ export class Store {
     this.alongside.push(fn);
   }
 
+  /** The history log: flushed with every write, and cut back to the last good write when one fails. */
+  attachLog(log: UndoableLog): void {
+    this.alsoFlush(() => log.flush());
+    this.log = log;
+    this.lastGoodMark = log.mark();
+  }
+
   /**
    * Called after a failed write made the store reload its last good state: every change
    * since that write is gone, and rows are new objects.
@@ -160,13 +168,22 @@ export class Store {
     while (this.writing) await this.writing;
   }
 
+  /**
+   * A last checkpoint, then the lock goes. When the checkpoint cannot be written (a full
+   * disk) the journal still holds every acknowledged change, so stopping goes on.
+   */
   async close(): Promise<void> {
-    await this.settle();
-    this.checkpointNeeded = true;
-    await this.flushOnce();
-    await this.journal.close();
-    await this.lock?.release();
-    this.lock = undefined;
+    try {
+      await this.settle();
+      this.checkpointNeeded = true;
+      await this.flushOnce();
+    } catch (err) {
+      this.onBackgroundError(err);
+    } finally {
+      await this.journal.close().catch(() => undefined);
+      await this.lock?.release();
+      this.lock = undefined;
+    }
   }
 
   private kick(): void {
@@ -186,20 +203,25 @@ export class Store {
       this.waiters = [];
       this.durableCallbacks = [];
       this.dirty = false;
+      const mark = this.log?.mark();
       try {
         await this.flushOnce();
+        this.lastGoodMark = mark ?? this.lastGoodMark;
         for (const w of batch) w.resolve();
         if (callbacks.length > 0) queueMicrotask(() => this.runCallbacks(callbacks));
       } catch (err) {
-        // Nothing half-applied: every change made since the last good write is undone
-        // by reloading that write, and everyone who made one is told it failed.
+        // Nothing half-applied: the history log is cut back to the last good write, every
+        // change made since that write is undone by reloading it, and everyone who made
+        // one (until now) is told it failed.
+        if (this.log && this.lastGoodMark) await this.log.rollback(this.lastGoodMark).catch((e: unknown) => this.onBackgroundError(e));
         const failed = [...batch, ...this.waiters];
         this.waiters = [];
         this.durableCallbacks = [];
         this.dirty = false;
         this.revertToDisk();
         if (failed.length === 0) this.onBackgroundError(err);
-        for (const w of failed) w.reject(err);
+        const reason = storageError(err);
+        for (const w of failed) w.reject(reason);
       }
     }
   }
@@ -221,16 +243,22 @@ export class Store {
       this.changes.clear(); // the checkpoint holds them
       const next = this.journal.generation + 1;
       const rows = this.rowCount();
-      this.db.data = this.state.snapshot(next);
-      const written = this.db.write(); // serialised synchronously: a consistent snapshot
-      this.db.data = emptyData(); // so that it does not keep rows removed later alive
-      this.bytesPerRow = this.file.lastTextChars / Math.max(1, rows);
-      await Promise.all([written, ...others]);
+      const text = this.file.serialize(this.state.snapshot(next)); // now: a consistent snapshot
+      this.bytesPerRow = text.length / Math.max(1, rows);
+      // The history first: a checkpoint holding changes whose history failed would keep them.
+      await Promise.all(others);
+      await this.file.writeText(text);
       await this.journal.rotate(next);
     } else if (this.changes.size > 0) {
       const line = this.changes.toLine();
       this.changes.clear();
-      await Promise.all([this.journal.append(line), ...others]);
+      const [journaled, ...rest] = await Promise.allSettled([this.journal.append(line), ...others]);
+      const failed = [journaled, ...rest].find((r) => r.status === 'rejected');
+      if (failed) {
+        // All or nothing: a line whose history could not be written is taken back.
+        if (journaled.status === 'fulfilled') await this.journal.undoLast();
+        throw failed.reason;
+      }
     } else {
       await Promise.all(others);
     }
@@ -261,19 +289,8 @@ export class Store {
   }
 
   private revertToDisk(): void {
-    let data: DbData = emptyData();
-    try {
-      // Synchronous on purpose: no request may change the state being replaced.
-      data = JSON.parse(readFileSync(this.file.path, 'utf8')) as DbData;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onBackgroundError(err);
-    }
-    try {
-      const replay = replayJournals(this.dataDir, data, systemClock.now());
-      for (const d of replay.damage) this.onBackgroundError(new Error(describeDamage(d)));
-    } catch (err) {
-      this.onBackgroundError(err);
-    }
+    // Synchronous on purpose: no request may change the state being replaced.
+    const data = readLastGoodSync(this.dataDir, this.file.path, this.onBackgroundError);
     this.changes.clear();
     this.checkpointNeeded = false;
     void this.journal.close();

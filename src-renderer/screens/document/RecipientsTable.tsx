@@ -1,5 +1,6 @@
 // Recipients and their states, with the actions that play each recipient (view,
 // complete, decline), offered only where that recipient may take them.
+import { Truncated } from '../../components/Truncated.js';
 import { useTransition } from '../../api/documents.js';
 import type { AllowedActions, Document, DocumentAction } from '@shared/api-types.js';
 import { RecipientStatusBadge } from '../../components/Badge.js';
@@ -13,17 +14,19 @@ export function RecipientsTable({ doc, allowed }: { doc: Document; allowed: Allo
   const transition = useTransition(doc.public_id);
   return (
     <>
-      <DataTable caption="Recipients" columns={['Name', 'Email', 'Status', 'Completed']} actions>
+      <DataTable caption="Recipients" columns={['Name', 'Email', 'Status', { label: 'Completed', secondary: true }]} actions>
         {doc.recipients.map((r) => {
           const actions = allowed?.recipients[r.public_id] ?? [];
           return (
             <tr key={r.public_id}>
               <td>{r.name}</td>
-              <td className="cell-muted">{r.email}</td>
+              <td className="cell-muted">
+                <Truncated text={r.email} />
+              </td>
               <td>
                 <RecipientStatusBadge status={r.status} />
               </td>
-              <td className="cell-muted">
+              <td className="cell-muted col-secondary">
                 <Time iso={r.completed_at} />
               </td>
               <td className="cell-actions">

@@ -1,5 +1,6 @@
 // Documents: filter by status, search, page through, open one, or make a new one
 // (through the service's test helpers).
+import { Truncated } from '../../components/Truncated.js';
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { documentListQuery } from '../../api/documents.js';
@@ -93,7 +94,7 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
   }
   return (
     <>
-      <DataTable caption="Documents, newest first" columns={['Title', 'Status', 'Recipients', 'Updated', 'ID']}>
+      <DataTable caption="Documents, newest first" columns={['Title', 'Status', 'Recipients', 'Updated', { label: 'ID', secondary: true }]}>
         {data.map((d) => {
           const signed = d.recipients.filter((r) => r.status === 'completed').length;
           return (
@@ -105,7 +106,9 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
                 <DocumentStatusBadge status={d.status} />
               </td>
               <td className="cell-muted">
-                <span className="truncate">{d.recipients.map((r) => r.name).join(', ')}</span>
+                <Truncated text={d.recipients.map((r) => `${r.name} <${r.email}>`).join(', ')}>
+                  {d.recipients.map((r) => r.name).join(', ')}
+                </Truncated>
                 <span className="subtle nowrap">
                   {' '}
                   · {signed}/{d.recipients.length} signed
@@ -114,7 +117,7 @@ function DocumentTable({ status, q, onNew }: { status?: DocumentStatus; q: strin
               <td className="cell-muted nowrap">
                 <Time iso={d.updated_at} />
               </td>
-              <td className="mono cell-muted">{d.public_id}</td>
+              <td className="mono cell-muted col-secondary">{d.public_id}</td>
             </tr>
           );
         })}

@@ -1,7 +1,7 @@
 // The live delivery inspector: every delivery as it leaves and every request as it
 // lands, in one live list with filters (kept in the URL), a detail pane, the sent and
 // received requests side by side, a small chart of the last hour, and export/import.
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { feedQuery, statsQuery } from '../../api/inspector.js';
 import { useInspectorLive } from '../../api/inspector-live.js';
@@ -12,16 +12,14 @@ import { LOCAL_CONNECTION } from '@shared/connection-types.js';
 import type { Subscription } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { Loading } from '../../components/States.js';
+import { useLocation, useSearchParamSetter } from '../../router.js';
 import { VirtualTimeNotice } from '../../components/VirtualTimeNotice.js';
-import { EmptyState, Loading } from '../../components/States.js';
-import { Link, useLocation, useSearchParamSetter } from '../../router.js';
-import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
-import { CaptureDetail } from './CaptureDetail.js';
 import { ComparePanel } from './ComparePanel.js';
-import { DeliveryDetail } from './DeliveryDetail.js';
+import { DetailPane } from './DetailPane.js';
 import { ExportImport } from './ExportImport.js';
-import { FeedList } from './FeedList.js';
+import { FeedSection } from './FeedSection.js';
 import { FilterBar, type FilterOptions } from './FilterBar.js';
 import { activeFilterCount, clearedFilters, filterPatch, filtersFromSearch, type FilterParam } from './filters.js';
 import { StatsChart } from './StatsChart.js';
@@ -39,16 +37,6 @@ function subscriptionLabel(s: Subscription, inboxNames: Map<string, string>): st
     }
   }
   return `${where} · ${s.type} · ${s.public_id.slice(0, 10)}…`;
-}
-
-function Detail({ selected, onCompare }: { selected: string | null; onCompare: (captureId: string) => void }) {
-  if (!selected) return <p className="detail-empty subtle">Choose a row to see its headers, bodies, timing and verdict.</p>;
-  const id = selected.slice(2);
-  return selected.startsWith('d:') ? (
-    <DeliveryDetail key={id} id={id} onCompare={onCompare} />
-  ) : (
-    <CaptureDetail key={id} id={id} onCompare={onCompare} />
-  );
 }
 
 export function InspectorScreen() {
@@ -80,13 +68,15 @@ export function InspectorScreen() {
 
   const onFilter = useCallback((param: FilterParam, value: string | undefined) => setParams(filterPatch(param, value)), [setParams]);
   const onClear = useCallback(() => setParams(clearedFilters()), [setParams]);
-  const onSelect = useCallback((row: InspectorRow) => setParams({ row: row.ref }), [setParams]);
+  const [chosen, setChosen] = useState(0);
+  const onSelect = useCallback(
+    (row: InspectorRow) => {
+      setParams({ row: row.ref });
+      setChosen((n) => n + 1);
+    },
+    [setParams],
+  );
   const onCompare = useCallback((captureId: string) => setParams({ compare: captureId }), [setParams]);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = feed;
-  const onEndReached = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-
   const filtered = activeFilterCount(filters) > 0;
   return (
     <>
@@ -105,43 +95,16 @@ export function InspectorScreen() {
       </section>
       <FilterBar filters={filters} options={options} onChange={onFilter} onClear={onClear} />
       <div className="inspector-split">
-        <section className="card card-flush feed-card" aria-label="Live list">
-          <div className="feed-head" aria-hidden="true">
-            <span />
-            <span>Time</span>
-            <span>Event</span>
-            <span>Outcome</span>
-            <span>Where</span>
-            <span className="feed-head-meta">
-              {rows.length.toLocaleString()}
-              {hasNextPage ? '+' : ''} rows
-            </span>
-          </div>
-          {feed.isPending ? (
-            <Loading what="the list" />
-          ) : feed.isError ? (
-            <ErrorNotice error={feed.error} title="The list could not be loaded." />
-          ) : rows.length === 0 ? (
-            <EmptyState title={filtered ? 'Nothing matches these filters.' : 'Nothing sent or received yet.'}>
-              {filtered ? (
-                <button type="button" className="btn btn-small" onClick={onClear}>
-                  Clear the filters
-                </button>
-              ) : (
-                <>
-                  Make an inbox and subscribe it on the <Link to={linkTo.receiver()}>Receiver</Link> page, then change a document: its
-                  deliveries appear here as they happen.
-                </>
-              )}
-            </EmptyState>
-          ) : (
-            <FeedList rows={rows} selected={selected} onSelect={onSelect} onEndReached={onEndReached} inboxName={inboxName} />
-          )}
-          {isFetchingNextPage && <p className="feed-more subtle">Loading more…</p>}
-        </section>
-        <section className="card detail-card" aria-label="Detail">
-          <Detail selected={selected} onCompare={onCompare} />
-        </section>
+        <FeedSection
+          feed={feed}
+          rows={rows}
+          filtered={filtered}
+          selected={selected}
+          onSelect={onSelect}
+          onClear={onClear}
+          inboxName={inboxName}
+        />
+        <DetailPane selected={selected} chosen={chosen} onCompare={onCompare} />
       </div>
       {compare && <ComparePanel key={compare} captureId={compare} onClose={() => setParams({ compare: undefined })} />}
     </>

@@ -1,5 +1,6 @@
 // Settings → Integrations → Webhooks: the company's subscriptions (URL, type, status,
 // created, last delivery outcome), the creation form, and the secret shown once.
+import { Truncated } from '../../components/Truncated.js';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { PAGE_SIZE } from '../../api/client.js';
@@ -65,7 +66,14 @@ function SubscriptionTable() {
     <>
       <DataTable
         caption="Webhook subscriptions, oldest first"
-        columns={['Endpoint URL', 'Type', 'Status', 'Secret', 'Created', 'Last delivery']}
+        columns={[
+          'Endpoint URL',
+          'Type',
+          'Status',
+          { label: 'Secret', secondary: true },
+          { label: 'Created', secondary: true },
+          'Last delivery',
+        ]}
       >
         {data.map((s) => (
           <SubscriptionRow key={s.public_id} sub={s} />
@@ -90,8 +98,8 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
   return (
     <tr>
       <td className="cell-title">
-        <Link to={linkTo.subscription(sub.public_id)} className="mono break">
-          {sub.url}
+        <Link to={linkTo.subscription(sub.public_id)} className="mono">
+          <Truncated text={sub.url} className="truncated-wide" />
         </Link>
       </td>
       <td className="mono cell-muted">{sub.type}</td>
@@ -99,12 +107,12 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
         <Badge tone="success">{sub.status}</Badge>
       </td>
       <td
-        className="mono cell-muted"
+        className="mono cell-muted col-secondary"
         title={fp ? 'Fingerprint: first 8 hex of sha256 of the secret' : 'Created elsewhere: this browser kept no fingerprint'}
       >
         {fp ?? '—'}
       </td>
-      <td className="cell-muted nowrap">
+      <td className="cell-muted nowrap col-secondary">
         <Time iso={sub.created_at} />
       </td>
       <td>

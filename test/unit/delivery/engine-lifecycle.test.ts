@@ -229,7 +229,9 @@ describe('delivery engine: lifecycle', () => {
       res.statusCode = ++n === 1 ? 500 : 200;
       res.end();
     });
-    h = await createHarness({ retrySchedule: [0.3] });
+    // The retry waits long enough that, on a loaded machine, it cannot succeed (and its
+    // row's removal be written) before the failing write below.
+    h = await createHarness({ retrySchedule: [1.5] });
     h.engine.start();
     const sub = await h.subscribe(r.url);
     const [d] = await h.emit([sub]);

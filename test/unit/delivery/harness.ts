@@ -110,7 +110,7 @@ export async function createHarness(overrides: Partial<BackendConfig> = {}, cloc
     h.bus.subscribe((c) => changes.push(c));
     await h.store.open();
     await h.history.open();
-    h.store.alsoFlush(() => h.history.flush());
+    h.store.attachLog(h.history);
     h.outbox = new Outbox({ store: h.store, history: h.history, clock });
     h.engine = createDeliveryEngine({ store: h.store, outbox: h.outbox, bus: h.bus, config, clock });
     open = true;

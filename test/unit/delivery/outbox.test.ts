@@ -24,7 +24,7 @@ async function open() {
   history = createHistoryLog({ dir: join(dir, 'history'), cap: 1000, clock });
   await store.open();
   await history.open();
-  store.alsoFlush(() => history.flush());
+  store.attachLog(history);
   outbox = new Outbox({ store, history, clock });
   heard = { added: [], again: [], cancelled: [] };
   const listener: OutboxListener = {

@@ -1,5 +1,23 @@
-// Dropping the oldest segment of the history log, by the rules in history-log.ts's
-// header: pending deliveries and the events kept deliveries still need are carried into
+// Retention, exactly. A delivery's *base* record is its first summary (or a carried
+// copy, below); all its later records follow it in the log. Kept, after open or at any
+// time: every delivery whose base record is in a segment on disk, with all its attempts,
+// and every event whose latest record is in a segment on disk. A new segment starts
+// past `segmentBytes` (32 MiB) or after `segmentDeliveries` (cap / 8) new deliveries.
+// Whenever more than `cap` deliveries are indexed, the oldest segment (never the one
+// being appended to) is dropped, repeatedly, until at most `cap` remain or only the
+// current segment is left. Dropping a segment:
+//   1. each delivery based in it whose status is still 'pending' is carried: its current
+//      summary and every one of its attempts are appended to the current segment as one
+//      new base record (same sequence number; one line, so a crash never leaves half);
+//   2. every other delivery based in it leaves the index (with its attempts, wherever
+//      they are; records of it in newer segments are ignored at the next open);
+//   3. each event recorded in it that a kept delivery still refers to is carried (its
+//      record, body included, re-appended); the others leave the index;
+//   4. the current segment is fsynced, then the old file is deleted.
+// So pending deliveries, their attempts and their events (with bodies) are never
+// dropped, and the order of deliveries and events survives carrying and restarts.
+//
+// Dropping the oldest segment of the history log, by the rules above: pending deliveries and the events kept deliveries still need are carried into
 // the current segment first, the copies are made durable, and only then is the old
 // file deleted, so a crash at any point loses nothing that had to be kept.
 import { unlink } from 'node:fs/promises';

@@ -128,6 +128,29 @@ export class SegmentWriter {
     }
   }
 
+  /**
+   * Forgets everything not yet written, ends a failure, and lets appends start again
+   * (history-log rollback: the caller then cuts the files back to a known point).
+   * Anyone waiting is told it failed.
+   */
+  async reset(err: unknown): Promise<void> {
+    systemClock.clearTimeout(this.timer);
+    this.timer = null;
+    while (this.pumping) await this.pumping.catch(() => undefined);
+    const waiters = [...this.writeWaiters, ...this.syncWaiters];
+    this.writeWaiters = [];
+    this.syncWaiters = [];
+    for (const w of waiters) w.reject(err);
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.appended = this.written = this.synced = 0;
+    this.failure = null;
+    const fh = this.fh;
+    this.fh = null;
+    this.fhSeg = null;
+    await fh?.close().catch(() => undefined);
+  }
+
   private kick(): void {
     if (this.timer) {
       systemClock.clearTimeout(this.timer);
