@@ -1,6 +1,7 @@
 // `npm run openapi`: writes docs/openapi.json from the operation table in
-// src-main/backend/openapi/ and renders its delivery-semantics table into docs/api.md
-// between the markers. `--check` writes nothing and exits 1 if either is out of date.
+// src-main/backend/openapi/, renders its delivery-semantics table into docs/api.md
+// between the markers, and writes the JSON Schemas of scenario and demo pack files
+// (docs/scenario.schema.json, docs/demo-pack.schema.json) from src-main/backend/scenarios/. `--check` writes nothing and exits 1 if either is out of date.
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
@@ -12,10 +13,14 @@ const load = async (file) => (await runnerImport(resolve(root, file), config)).m
 
 const { openApiJson } = await load('src-main/backend/openapi/document.ts');
 const { withSemantics } = await load('src-main/backend/openapi/api-doc.ts');
+const { scenarioJsonSchema } = await load('src-main/backend/scenarios/schema.ts');
+const { demoPackJsonSchema } = await load('src-main/backend/scenarios/pack-schema.ts');
 
 const check = process.argv.includes('--check');
 const targets = [
   ['docs/openapi.json', async () => openApiJson()],
+  ['docs/scenario.schema.json', async () => JSON.stringify(scenarioJsonSchema())],
+  ['docs/demo-pack.schema.json', async () => JSON.stringify(demoPackJsonSchema())],
   ['docs/api.md', async () => withSemantics(await readFile(resolve(root, 'docs/api.md'), 'utf8'))],
 ];
 let stale = 0;

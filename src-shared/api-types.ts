@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   'document.updated',
   'document.reminded',
   'webhook.test',
+  'webhook.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type SubscriptionType = 'all' | EventType;
@@ -56,12 +57,46 @@ export interface Page<T> {
   has_more: boolean;
 }
 
+export type SubscriptionStatus = 'enabled' | 'disabled';
+
 export interface Subscription {
   public_id: string; // wh_…
   url: string;
   type: SubscriptionType;
-  status: 'enabled';
+  /** `disabled`: no attempts are made; new events are kept as `skipped` deliveries (recoverable). */
+  status: SubscriptionStatus;
   created_at: string;
+  /** Only when disabled: why (410 Gone, failing for days, or by hand) and when. */
+  disabled_reason?: string;
+  disabled_at?: string;
+}
+
+/** One secret a subscription signs with now, told apart by its fingerprint (never the secret itself). */
+export interface LiveSecret {
+  /** The first 8 hex characters of SHA-256 over the `whsec_…` string (as the console and the receiver show). */
+  fingerprint: string;
+  role: 'current' | 'previous';
+  /** A previous secret stops signing at this time; null for the current one. */
+  expires_at: string | null;
+}
+
+/** GET /v2/test_helpers/webhooks/{id}/secrets. */
+export interface SubscriptionSecrets {
+  subscription_id: string;
+  secrets: LiveSecret[];
+}
+
+/** POST /v2/test_helpers/webhooks/{id}/rotate_secret: the only answer that carries the new secret. */
+export interface RotatedSecret extends SubscriptionSecrets {
+  secret_key: string;
+}
+
+/** POST /v2/test_helpers/webhooks/{id}/recover. */
+export interface RecoverResult {
+  subscription_id: string;
+  since: string;
+  /** The deliveries sent again, oldest first (same ids: same webhook-id). */
+  delivery_ids: string[];
 }
 
 /** POST /v2/webhooks: the only answer that ever carries the secret. */
@@ -69,7 +104,16 @@ export interface CreatedSubscription extends Subscription {
   secret_key: string;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+/** `skipped`: never attempted because its subscription was disabled; recoverable. */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
+
+/**
+ * Which rule decided what followed an attempt: `success` (2xx), `backoff` (retried on
+ * the schedule), `retry_after` (429/503 with Retry-After: retried when asked, capped),
+ * `exhausted` (no retry left: failed), `gone` (410: subscription disabled),
+ * `disabled` (the subscription was disabled: no further attempt, kept as skipped).
+ */
+export type AttemptRule = 'success' | 'backoff' | 'retry_after' | 'exhausted' | 'gone' | 'disabled';
 
 export interface Delivery {
   id: string; // msg_… = webhook-id
@@ -103,6 +147,12 @@ export interface Attempt {
   succeeded: boolean;
   /** When the next attempt is due, or null if none follows. */
   next_attempt_at: string | null;
+  /** Which rule applied (absent on attempts logged by older versions). */
+  rule?: AttemptRule;
+  /** The rule in words, e.g. "429 with Retry-After: 120: next attempt in 120 s; sending slowed down". */
+  rule_detail?: string;
+  /** 429/502/504: this subscription's sending was slowed down (one attempt at a time for a while). */
+  slowed_down?: boolean;
 }
 
 /** GET /v2/webhooks/{id}/deliveries/{delivery_id}: the summary with every attempt. */

@@ -7,7 +7,7 @@
 import type { Attempt, Delivery } from './api-types.js';
 import type { BodyFields, CaptureFull, CaptureSummary, VerdictReason } from './receiver-types.js';
 
-export type RowOutcome = 'succeeded' | 'failed' | 'pending' | 'cancelled' | 'verified' | 'unverified' | 'unchecked';
+export type RowOutcome = 'succeeded' | 'failed' | 'pending' | 'cancelled' | 'skipped' | 'verified' | 'unverified' | 'unchecked';
 
 export interface InspectorRow {
   /** `d:<delivery id>` or `c:<capture id>`: unique across both kinds. */
@@ -57,7 +57,7 @@ export interface RowsAnswer {
 }
 
 /** The `outcome` filter's values: a row's outcome, or a duplicate capture. */
-export const FILTER_OUTCOMES = ['succeeded', 'failed', 'pending', 'cancelled', 'verified', 'unverified', 'duplicate'] as const;
+export const FILTER_OUTCOMES = ['succeeded', 'failed', 'pending', 'cancelled', 'skipped', 'verified', 'unverified', 'duplicate'] as const;
 
 /** The filters, with the API's parameter names. */
 export interface InspectorFilters {

@@ -1,8 +1,12 @@
 // Configuration from flags and environment (CONTRACT.md sections 2 and 8). Bad values
 // are reported with the name of the setting; nothing here exits the process.
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 
 export interface BackendConfig {
+  /** A demo pack to load once started (`--demo <name or pack.json>`; docs/testing-your-endpoint.md). */
+  demo?: string;
   /** Service API + console listener; 0 picks a free port. */
   port: number;
   /** Receiver listener; 0 picks a free port. */
@@ -27,6 +31,10 @@ export interface BackendConfig {
    * and loopback-by-another-name addresses (off: refused at connect time, net/address-policy.ts).
    */
   allowPrivateTargets: boolean;
+  /** COUNTERSIGN_DISABLE_AFTER_FAILING_SECONDS: a subscription whose every attempt failed this long is disabled (0: never). */
+  disableAfterFailingSeconds: number;
+  /** COUNTERSIGN_SECRET_ROTATION_OVERLAP_SECONDS: how long a rotated-out secret keeps signing beside the new one. */
+  rotationOverlapSeconds: number;
   ngrokAuthtoken?: string;
   /** More names the API listener answers to besides its loopback names (the Host check, http/host-check.ts). */
   allowedHosts: string[];
@@ -121,7 +129,10 @@ export function receiverSettings(env: Env): ReceiverSettings {
   };
 }
 
-/** Reads `--port N`, `--receiver-port N`, `--data-dir DIR` (and `--flag=value`), falling back to the environment. */
+/**
+ * Reads `--port N`, `--receiver-port N`, `--data-dir DIR`, `--demo PACK` (and `--flag=value`), falling back to the
+ * environment. A demo without a data directory gets a fresh one in the temporary folder, so it always starts from the pack.
+ */
 export function loadConfig(argv: string[], env: Env = process.env, defaults: Partial<BackendConfig> = {}): BackendConfig {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -129,13 +140,14 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (!['port', 'receiver-port', 'data-dir'].includes(name))
-      throw new ConfigError(`unknown flag --${name} (known: --port, --receiver-port, --data-dir)`);
+    if (!['port', 'receiver-port', 'data-dir', 'demo'].includes(name))
+      throw new ConfigError(`unknown flag --${name} (known: --port, --receiver-port, --data-dir, --demo)`);
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new ConfigError(`--${name} needs a value`);
     flags.set(name, value);
   }
   const rate = env.COUNTERSIGN_RATE_LIMIT;
+  const demo = flags.get('demo');
   return {
     host: '127.0.0.1',
     port: intSetting('--port', flags.get('port') ?? env.COUNTERSIGN_PORT, defaults.port ?? 4010, 0, 65535),
@@ -146,7 +158,8 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
       0,
       65535,
     ),
-    dataDir: resolve(flags.get('data-dir') ?? env.COUNTERSIGN_DATA_DIR ?? defaults.dataDir ?? '.data'),
+    dataDir: resolve(flags.get('data-dir') ?? env.COUNTERSIGN_DATA_DIR ?? (demo ? demoDataDir(demo) : (defaults.dataDir ?? '.data'))),
+    ...(demo ? { demo } : {}),
     adminKey: env.COUNTERSIGN_ADMIN_KEY || undefined,
     retrySchedule: parseRetrySchedule(env.COUNTERSIGN_RETRY_SCHEDULE),
     deliveryTimeoutMs: intSetting('COUNTERSIGN_DELIVERY_TIMEOUT_MS', env.COUNTERSIGN_DELIVERY_TIMEOUT_MS, 15000, 1, 600000),
@@ -161,10 +174,33 @@ export function loadConfig(argv: string[], env: Env = process.env, defaults: Par
       1024,
     ),
     allowPrivateTargets: boolSetting('COUNTERSIGN_ALLOW_PRIVATE_TARGETS', env.COUNTERSIGN_ALLOW_PRIVATE_TARGETS),
+    disableAfterFailingSeconds: intSetting(
+      'COUNTERSIGN_DISABLE_AFTER_FAILING_SECONDS',
+      env.COUNTERSIGN_DISABLE_AFTER_FAILING_SECONDS,
+      5 * 86400,
+      0,
+      365 * 86400,
+    ),
+    rotationOverlapSeconds: intSetting(
+      'COUNTERSIGN_SECRET_ROTATION_OVERLAP_SECONDS',
+      env.COUNTERSIGN_SECRET_ROTATION_OVERLAP_SECONDS,
+      86400,
+      0,
+      30 * 86400,
+    ),
     ngrokAuthtoken: env.NGROK_AUTHTOKEN || undefined,
     allowedHosts: parseAllowedHosts(env.COUNTERSIGN_ALLOWED_HOSTS),
     remoteTimeoutMs: intSetting('COUNTERSIGN_REMOTE_TIMEOUT_MS', env.COUNTERSIGN_REMOTE_TIMEOUT_MS, 15000, 100, 600000),
     consoleToken: defaults.consoleToken,
     receiver: receiverSettings(env),
   };
+}
+
+/** A new folder name in the temporary folder for a demo run (created by the store). */
+function demoDataDir(demo: string): string {
+  const name =
+    basename(demo)
+      .replace(/\.json$/, '')
+      .replace(/[^a-z0-9-]/gi, '') || 'pack';
+  return join(tmpdir(), `countersign-demo-${name}-${randomBytes(4).toString('hex')}`);
 }

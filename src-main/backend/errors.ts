@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'not_found'
   | 'invalid_document_status'
   | 'delivery_imported'
+  | 'subscription_disabled'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'validation_error'
@@ -32,6 +33,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   invalid_document_status: 409,
   delivery_imported: 409,
+  subscription_disabled: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,

@@ -28,6 +28,8 @@ import { runCheck } from './checks/runner.js';
 import { ConnectionRegistry } from './connections/registry.js';
 import type { ConnectionKeyring, Env } from './connections/keyring.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
+import type { ScenarioDeps } from './scenarios/runner.js';
+import { loadDemoAtStart } from './scenarios/demo-start.js';
 
 export interface BackendAddresses {
   api_url: string;
@@ -104,6 +106,7 @@ interface Parts {
   receiver: Receiver;
   tunnel: Tunnel;
   clockControl?: ClockControl;
+  scenarios?: ScenarioDeps;
   apiServer: Server;
   receiverServer: Server;
   warnings: string[];
@@ -150,10 +153,23 @@ async function startParts(p: Parts): Promise<void> {
     throw err;
   }
   p.engine.start();
+  if (config.demo) await startDemo(p, config.demo);
   if (p.options.tunnelAutostart !== false) void p.tunnel.autostart();
   // Without the card the service still runs; the command line then needs --api-url.
   if (p.options.instanceFile)
     await announce(p).catch((err: Error) => p.warnings.push(`could not write ${INSTANCE_FILE} for the command line: ${err.message}`));
+}
+
+/** `--demo`: loads the pack into the first company (the seed's); a pack that cannot load is a warning, not a crash. */
+async function startDemo(p: Parts, demo: string): Promise<void> {
+  const company = p.store.companies.all()[0];
+  if (!p.scenarios || !company) return void p.warnings.push(`--demo ${demo}: needs the test clock and a company`);
+  try {
+    const loaded = await loadDemoAtStart(p.scenarios, company.id, demo);
+    p.warnings.push(`demo pack ${loaded.name} loaded: ${loaded.document_ids.length} documents, ${loaded.run?.summary ?? 'no scenario'}`);
+  } catch (err) {
+    p.warnings.push(`--demo ${demo}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 async function stopParts(p: Parts): Promise<void> {
@@ -198,8 +214,10 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const receiverUrl = () => `http://${config.host}:${ports.receiver}`;
   const warnings: string[] = [];
   const outbox = new Outbox({ store, history, clock });
-  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app` });
-  const engine = createDeliveryEngine({ store, outbox, bus, config, clock });
+  const settings = { disableAfterFailingSeconds: config.disableAfterFailingSeconds, rotationOverlapSeconds: config.rotationOverlapSeconds };
+  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app`, settings });
+  const health = { attempted: domain.recordAttempt };
+  const engine = createDeliveryEngine({ store, outbox, bus, config, clock, health });
   const clockControl = clockControlFor(clock, { store, bus, inFlight: () => engine.inFlight() });
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
@@ -211,6 +229,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     receiver_url: receiverUrl(),
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
+  const scenarios = clockControl && { domain, history, receiver, clockControl, clock, inFlight: () => engine.inFlight() };
   const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl: () => `${apiBase()}/app` };
   const consoleDeps = {
     token: consoleToken,
@@ -229,11 +248,11 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   };
   const apiServer = createApiServer(
     { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input), receiver },
+    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input), receiver, scenarios },
   );
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
-  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, clockControl, warnings, ...servers };
+  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, clockControl, scenarios, warnings, ...servers };
   let stopping: Promise<void> | undefined;
 
   return {

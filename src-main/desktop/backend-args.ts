@@ -1,10 +1,10 @@
 // The desktop's command line carries more than the backend's flags: Electron's own
 // arguments (the app folder in development), Chromium switches (some added by test
-// drivers), and document links from the OS. This keeps only the backend's three flags,
+// drivers), and document links from the OS. This keeps only the backend's flags,
 // in either `--flag value` or `--flag=value` form, for loadConfig (which refuses
 // anything it does not know). Pure.
 
-const BACKEND_FLAGS = new Set(['port', 'receiver-port', 'data-dir']);
+const BACKEND_FLAGS = new Set(['port', 'receiver-port', 'data-dir', 'demo']);
 
 export function backendArgsFrom(argv: readonly string[]): string[] {
   const out: string[] = [];

@@ -62,6 +62,7 @@ const webhooks = resourceKeys<'webhooks', PageFilter>('webhooks');
 export const webhookKeys = {
   ...webhooks,
   sub: (id: string, c?: string) => [...webhooks.detail(id, c), 'sub'] as const,
+  secrets: (id: string, c?: string) => [...webhooks.detail(id, c), 'secrets'] as const,
   deliveries: (id: string, c?: string) => [...webhooks.detail(id, c), 'deliveries'] as const,
   deliveryPage: (id: string, f: PageFilter, c?: string) => [...webhooks.detail(id, c), 'deliveries', 'page', f] as const,
   delivery: (id: string, deliveryId: string, c?: string) => [...webhooks.detail(id, c), 'deliveries', 'one', deliveryId] as const,

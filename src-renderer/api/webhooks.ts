@@ -8,7 +8,10 @@ import type {
   Delivery,
   DeliveryWithAttempts,
   Page,
+  RecoverResult,
+  RotatedSecret,
   Subscription,
+  SubscriptionSecrets,
   SubscriptionType,
   TestEventResult,
 } from '@shared/api-types.js';
@@ -106,3 +109,40 @@ export const useRedeliver = (connection = currentConnectionId()) => {
     ],
   });
 };
+
+/** Which secrets sign now, by fingerprint (an emulator extra: /v2/test_helpers/webhooks/{id}/secrets). */
+export const subscriptionSecretsQuery = (id: string, connection = currentConnectionId()) =>
+  queryOptions({
+    queryKey: webhookKeys.secrets(id, connection),
+    queryFn: ({ client, signal }) =>
+      serviceApi<SubscriptionSecrets>(`/v2/test_helpers/webhooks/${enc(id)}/secrets`, { client, signal, connection }),
+  });
+
+/** Disable (with a reason) or enable a subscription by hand. */
+export const useSetSubscriptionEnabled = (id: string, connection = currentConnectionId()) =>
+  useRefreshingMutation({
+    mutationFn: (input: { enabled: boolean; reason?: string }, client) =>
+      serviceApi<Subscription>(`/v2/test_helpers/webhooks/${enc(id)}/${input.enabled ? 'enable' : 'disable'}`, {
+        client,
+        connection,
+        method: 'POST',
+        body: input.enabled ? {} : input.reason ? { reason: input.reason } : {},
+      }),
+    stale: () => [webhookKeys.detail(id, connection), webhookKeys.lists(connection)],
+  });
+
+/** Re-sends every failed or skipped delivery since a time (same webhook-ids, oldest first). */
+export const useRecover = (id: string, connection = currentConnectionId()) =>
+  useRefreshingMutation({
+    mutationFn: (since: string, client) =>
+      serviceApi<RecoverResult>(`/v2/test_helpers/webhooks/${enc(id)}/recover`, { client, connection, method: 'POST', body: { since } }),
+    stale: () => [webhookKeys.deliveries(id, connection), inspectorKeys.all, inspectorKeys.feeds()],
+  });
+
+/** A new secret, answered once; the old one keeps signing for the overlap. */
+export const useRotateSecret = (id: string, connection = currentConnectionId()) =>
+  useRefreshingMutation({
+    mutationFn: (_: void, client) =>
+      serviceApi<RotatedSecret>(`/v2/test_helpers/webhooks/${enc(id)}/rotate_secret`, { client, connection, method: 'POST', body: {} }),
+    stale: () => [webhookKeys.secrets(id, connection)],
+  });

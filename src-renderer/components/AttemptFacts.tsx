@@ -1,10 +1,13 @@
 // The one-line facts of a delivery attempt, the same in the webhook's delivery log and
 // in the inspector: its number, the answer (or none), how long it took, when it started
-// and, when another is due, when the retry comes.
+// and, when another was due, when the retry comes (or came); which delivery rule applied.
 import type { Attempt } from '@shared/api-types.js';
+import { useServiceNow } from '../now.js';
 import { Time } from './Time.js';
 
 export function AttemptFacts({ a }: { a: Attempt }) {
+  const now = useServiceNow(5000);
+  const retried = a.next_attempt_at !== null && a.next_attempt_at !== undefined && Date.parse(a.next_attempt_at) <= now;
   return (
     <>
       <strong>Attempt {a.attempt}</strong>
@@ -15,9 +18,19 @@ export function AttemptFacts({ a }: { a: Attempt }) {
       </span>
       {a.next_attempt_at && (
         <span className="subtle">
-          retry <Time iso={a.next_attempt_at} />
+          {retried ? (
+            <>
+              retried <Time iso={a.next_attempt_at} />
+            </>
+          ) : (
+            <>
+              retry <Time iso={a.next_attempt_at} tense="future" />
+            </>
+          )}
         </span>
       )}
+      {a.slowed_down && <span className="badge badge-warning">slowed down</span>}
+      {a.rule_detail && <span className="attempt-rule">{a.rule_detail}</span>}
     </>
   );
 }

@@ -1,5 +1,5 @@
 // Status pills. The text is always the status itself (colour only repeats it).
-import type { DeliveryStatus, DocumentStatus, RecipientStatus } from '@shared/api-types.js';
+import type { DeliveryStatus, DocumentStatus, RecipientStatus, SubscriptionStatus } from '@shared/api-types.js';
 
 const DOC_LABEL: Record<DocumentStatus, string> = {
   DRAFT: 'Draft',
@@ -30,7 +30,13 @@ export function RecipientStatusBadge({ status }: { status: RecipientStatus }) {
   return <span className={`badge badge-${REC_TONE[status] ?? 'neutral'}`}>{status}</span>;
 }
 
-const DEL_TONE: Record<DeliveryStatus, string> = { pending: 'warning', succeeded: 'success', failed: 'danger', cancelled: 'muted' };
+const DEL_TONE: Record<DeliveryStatus, string> = {
+  pending: 'warning',
+  succeeded: 'success',
+  failed: 'danger',
+  cancelled: 'muted',
+  skipped: 'muted',
+};
 
 export function DeliveryStatusBadge({ status, code }: { status: DeliveryStatus; code?: number | null }) {
   return (
@@ -39,6 +45,12 @@ export function DeliveryStatusBadge({ status, code }: { status: DeliveryStatus; 
       {code != null ? ` · ${code}` : ''}
     </span>
   );
+}
+
+const SUB_TONE: Record<SubscriptionStatus, string> = { enabled: 'success', disabled: 'danger' };
+
+export function SubscriptionStatusBadge({ status }: { status: SubscriptionStatus }) {
+  return <span className={`badge badge-${SUB_TONE[status] ?? 'neutral'}`}>{status}</span>;
 }
 
 export function Badge({ tone = 'neutral', children }: { tone?: string; children: React.ReactNode }) {

@@ -3,6 +3,7 @@
 // once every retry that fell due in it has been made, so the screens behind it are
 // already up to date when it ends.
 import { useEffect, useState, type FormEvent } from 'react';
+import { setServiceClock, useWallNow } from '../now.js';
 import { useQuery } from '@tanstack/react-query';
 import { clockQuery, useClockAction, type ClockAction } from '../api/clock.js';
 import { ApiRequestError } from '../api/errors.js';
@@ -28,23 +29,16 @@ export function offsetText(seconds: number): string {
 
 const fmt = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
-/** Re-renders every second while `on`. */
-function useSecondTick(on: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!on) return;
-    const i = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(i);
-  }, [on]);
-  return now;
-}
-
 export function ClockControl() {
   const clock = useQuery(clockQuery());
   const act = useClockAction();
   const [seconds, setSeconds] = useState('');
-  const wall = useSecondTick(true);
+  const wall = useWallNow(1000);
   const view = clock.data;
+  // Every relative time on the page is measured against the service's clock.
+  useEffect(() => {
+    if (view) setServiceClock({ offsetMs: view.offset_seconds * 1000, frozenAt: view.frozen ? Date.parse(view.now) : null });
+  }, [view]);
   if (!view) return null;
   // While running, the service's time moves with the wall clock from the instant it was read.
   const serviceNow = view.frozen ? Date.parse(view.now) : wall + view.offset_seconds * 1000;

@@ -1,12 +1,19 @@
-// A timestamp as "3 min ago" with the exact time on hover and for assistive tech.
-import { useEffect, useState } from 'react';
+// A timestamp as "3 min ago" with the exact time on hover (title) and for assistive tech
+// (<time dateTime>). Measured against the service's now (now.ts: one ticking clock for
+// the page). A past event ("updated", "created", an attempt) never reads in the future
+// tense, whatever the skew between clocks; a time to come (a next attempt) never reads
+// in the past one: both say "now" at the turn.
+import { useServiceNow } from '../now.js';
 
 const rtf = typeof Intl !== 'undefined' ? new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }) : null;
 
-export function relative(iso: string, now = Date.now()): string {
+export type Tense = 'past' | 'future';
+
+export function relative(iso: string, now: number, tense: Tense = 'past'): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  const s = Math.round((t - now) / 1000);
+  let s = Math.round((t - now) / 1000);
+  if ((tense === 'past' && s > 0) || (tense === 'future' && s < 0)) s = 0;
   const abs = Math.abs(s);
   if (!rtf) return new Date(t).toLocaleString();
   if (abs < 45) return rtf.format(s, 'second');
@@ -21,22 +28,20 @@ export function exact(iso: string): string {
   return Number.isNaN(t) ? iso : new Date(t).toLocaleString();
 }
 
-/** Re-renders every 30 s so relative times stay true. */
-function useTick(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const i = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(i);
-  }, []);
-  return now;
-}
-
-export function Time({ iso, mode = 'relative' }: { iso: string | null | undefined; mode?: 'relative' | 'exact' }) {
-  const now = useTick();
+export function Time({
+  iso,
+  mode = 'relative',
+  tense = 'past',
+}: {
+  iso: string | null | undefined;
+  mode?: 'relative' | 'exact';
+  tense?: Tense;
+}) {
+  const now = useServiceNow(5000);
   if (!iso) return <span className="muted">—</span>;
   return (
     <time dateTime={iso} title={exact(iso)}>
-      {mode === 'relative' ? relative(iso, now) : exact(iso)}
+      {mode === 'relative' ? relative(iso, now, tense) : exact(iso)}
     </time>
   );
 }

@@ -48,6 +48,7 @@ const SERVICE_ROUTES = [
   'POST /v2/test_helpers/documents newDocument',
   'POST /v2/test_helpers/documents/{doc}/{action} transition',
   'POST /v2/test_helpers/api_keys apiKey',
+  'POST /v2/test_helpers/checks check',
   'GET /openapi.json',
   'GET /{junk}',
   'POST /v2/{junk}/{junk}',
@@ -319,6 +320,15 @@ const shapes = (): Record<string, fc.Arbitrary<unknown>> => ({
       response: field(fc.constantFrom({ mode: 'status', status: 201 }, { mode: 'hang' }, { mode: 'gone', delay_ms: 10 }, { mode: 'nope' })),
     },
     { requiredKeys: [] },
+  ),
+  // A valid check goes to a closed loopback port: every request is refused at once.
+  check: fc.record(
+    {
+      url: field(fc.constantFrom('http://127.0.0.1:9/hook', 'http://evil.example/', 'ftp://x', '')),
+      secret: field(fc.constantFrom(SECRET, 'nope')),
+      timeout_ms: field(fc.constantFrom(500, 5, 'soon')),
+    },
+    { requiredKeys: ['url', 'secret'] },
   ),
   subscribe: fc.record({ type: field(fc.constantFrom('all', 'document.sent', 'nope')) }, { requiredKeys: [] }),
   connection: fc.record(

@@ -48,16 +48,25 @@ describe('response modes against the real engine', () => {
     expect(captures).toHaveLength(3);
   });
 
-  it('410 is retried like any failure (the contract has no special case) and ends failed', async () => {
-    const { delivery, captures } = await driveOnce({ mode: 'gone' });
-    expect(delivery).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 410 });
-    expect(captures.map((c: any) => c.response_status)).toEqual([410, 410, 410]);
+  it('410 Gone is not retried: the delivery fails after one attempt and the subscription is disabled', async () => {
+    const { sub, delivery, captures } = await driveOnce({ mode: 'gone' });
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, last_status_code: 410 });
+    expect(captures.map((c: any) => c.response_status)).toEqual([410]);
+    const view = await waitUntil('the subscription disabled', async () => {
+      const s = (await t.api('GET', `/v2/webhooks/${sub.public_id}`)).body;
+      return s.status === 'disabled' && s;
+    });
+    expect(view.disabled_reason).toMatch(/410 Gone/);
   });
 
-  it("429 with Retry-After is retried on the engine's own schedule and ends failed", async () => {
-    const { delivery, captures } = await driveOnce({ mode: 'rate_limited', retry_after: 1 });
+  it("429 with Retry-After waits what was asked, capped by the schedule's longest step (100 ms here), and ends failed", async () => {
+    const { sub, delivery, captures } = await driveOnce({ mode: 'rate_limited', retry_after: 1 });
     expect(delivery).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 429 });
     expect(captures).toHaveLength(3);
+    const log = (await t.api('GET', `/v2/webhooks/${sub.public_id}/deliveries/${delivery.id}`)).body.attempt_log;
+    expect(log.map((a: any) => a.rule)).toEqual(['retry_after', 'retry_after', 'exhausted']);
+    expect(log[0].rule_detail).toMatch(/capped at the schedule's longest step, 0\.1 s/);
+    expect(log.every((a: any) => a.slowed_down === true)).toBe(true);
   });
 
   it('hang: every attempt times out at the engine (400 ms here) and the delivery fails', async () => {

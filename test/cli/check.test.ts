@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecret } from '../../src-main/backend/delivery/signing.js';
-import { runCountersign } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CLI_BIN, runCountersign } from '../helpers/cli.js';
+import { waitUntil } from '../helpers/wait.js';
 import { acceptEverything, verifyingEndpoint, type Endpoint } from '../helpers/check-endpoints.js';
 import { startHeadless } from '../helpers/headless.js';
 
@@ -104,6 +108,34 @@ describe('countersign check', () => {
       expect(feed.body.data).toHaveLength(33);
     } finally {
       await h.stop();
+    }
+  });
+
+  it('stops on Ctrl-C while an endpoint hangs, with exit 130, and leaves no temporary data behind', async () => {
+    const hanging = createServer(() => undefined); // never answers
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`;
+    const tmp = join(dir, 'tmp');
+    await import('node:fs/promises').then((fs) => fs.mkdir(tmp));
+    const child = spawn(process.execPath, [CLI_BIN, 'check', url, '--secret', secret, '--timeout', '60000'], {
+      env: { ...process.env, ...env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      await waitUntil('the check to start', async () => stderr.includes('Checking'), 20_000);
+      const started = performance.now();
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const { readdir } = await import('node:fs/promises');
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      hanging.closeAllConnections();
+      hanging.close();
     }
   });
 });

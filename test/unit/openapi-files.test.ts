@@ -7,6 +7,8 @@ import { format, resolveConfig } from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { openApiJson } from '../../src-main/backend/openapi/document.js';
 import { withSemantics } from '../../src-main/backend/openapi/api-doc.js';
+import { scenarioJsonSchema } from '../../src-main/backend/scenarios/schema.js';
+import { demoPackJsonSchema } from '../../src-main/backend/scenarios/pack-schema.js';
 
 const prettier = async (file: string, text: string) => format(text, { ...(await resolveConfig(file)), filepath: file });
 
@@ -20,5 +22,13 @@ describe('the files generated from the OpenAPI document', () => {
     const file = resolve('docs/api.md');
     const text = await readFile(file, 'utf8');
     expect(text).toBe(await prettier(file, withSemantics(text)));
+  });
+
+  it.each([
+    ['docs/scenario.schema.json', scenarioJsonSchema],
+    ['docs/demo-pack.schema.json', demoPackJsonSchema],
+  ])('%s is generated from the file format in src-main/backend/scenarios/ (run `npm run openapi`)', async (name, make) => {
+    const file = resolve(name);
+    expect(await readFile(file, 'utf8')).toBe(await prettier(file, JSON.stringify(make())));
   });
 });

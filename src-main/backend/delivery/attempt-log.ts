@@ -5,7 +5,7 @@ import type { PendingDelivery } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { HistoryLog } from '../store/history-types.js';
 import type { SendResult } from './http-sender.js';
-import type { DeliveryStatus } from '@shared/api-types.js';
+import type { AttemptRule, DeliveryStatus } from '@shared/api-types.js';
 
 export interface EndedAttempt {
   row: DeepReadonly<PendingDelivery>;
@@ -19,6 +19,10 @@ export interface EndedAttempt {
   succeeded: boolean;
   status: DeliveryStatus;
   nextAt: number | null;
+  /** Which rule applied, in a code and in words; whether sending was slowed down. */
+  rule: AttemptRule;
+  detail: string;
+  slowDown: boolean;
   /** A conformance check's request (Outbox.recordCheck). */
   origin?: 'check';
 }
@@ -37,6 +41,9 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     error: result.error,
     succeeded: a.succeeded,
     next_attempt_at: a.nextAt,
+    rule: a.rule,
+    rule_detail: a.detail,
+    ...(a.slowDown ? { slowed_down: true } : {}),
   });
   history.recordDelivery({
     id: row.id,

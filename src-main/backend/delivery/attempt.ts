@@ -7,10 +7,11 @@ import type { Clock } from '../clock.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { PendingDelivery, SubscriptionRecord } from '../store/schema.js';
 import { signingKey, webhookHeaders } from './signing.js';
+import { liveSecrets } from './secret-rotation.js';
 import { decideAfterAttempt } from './retry-policy.js';
 import type { SendResult } from './http-sender.js';
 import { BodyBytes } from './body-bytes.js';
-import type { DeliveryStatus } from '@shared/api-types.js';
+import type { AttemptRule, DeliveryStatus } from '@shared/api-types.js';
 
 /** What sends a request (HttpSender). Never rejects. */
 export interface Sender {
@@ -51,7 +52,8 @@ export class Attempts {
     const startedAt = this.clock.now();
     if (body === undefined) return { startedAt, headers: {}, body: '', result: { durationMs: 0, response: null, error: BODY_GONE } };
     const bytes = this.bodies.get(row.event_id, body);
-    const headers = webhookHeaders({ secret: this.keyFor(sub), msgId: row.id, timestamp: Math.floor(startedAt / 1000), body: bytes });
+    const secret = this.keysFor(sub, startedAt);
+    const headers = webhookHeaders({ secret, msgId: row.id, timestamp: Math.floor(startedAt / 1000), body: bytes });
     const result = await this.sender.send(sub.url, headers, bytes, slow);
     return { startedAt, headers, body, result };
   }
@@ -61,11 +63,20 @@ export class Attempts {
     this.keys.delete(subscriptionId);
   }
 
-  private keyFor(sub: DeepReadonly<SubscriptionRecord>): KeyObject {
-    const cached = this.keys.get(sub.public_id);
-    if (cached && cached.secret === sub.secret_key) return cached.key;
-    const key = signingKey(sub.secret_key);
-    this.keys.set(sub.public_id, { secret: sub.secret_key, key });
+  /** The keys a delivery is signed with at `now`: previous secrets still in their window (oldest first), then the current one. */
+  private keysFor(sub: DeepReadonly<SubscriptionRecord>, now: number): KeyObject | KeyObject[] {
+    const current = this.keyOf(sub.public_id, sub.secret_key);
+    const live = liveSecrets(sub, now);
+    if (live.length === 1) return current;
+    return live.map((s) => (s.role === 'current' ? current : this.keyOf(`${sub.public_id} ${s.secret_key}`, s.secret_key)));
+  }
+
+  private keyOf(cacheKey: string, secret: string): KeyObject {
+    const cached = this.keys.get(cacheKey);
+    if (cached && cached.secret === secret) return cached.key;
+    const key = signingKey(secret);
+    if (this.keys.size > 10_000) this.keys.clear();
+    this.keys.set(cacheKey, { secret, key });
     return key;
   }
 }
@@ -77,28 +88,52 @@ export interface AttemptOutcome {
   status: DeliveryStatus;
   /** When the next attempt is due (epoch ms), or null when none follows. */
   nextAt: number | null;
+  /** Which rule applied, in a code and in words (the attempt log). */
+  rule: AttemptRule;
+  detail: string;
+  /** 429/502/504: the subscription's sending is slowed down. */
+  slowDown: boolean;
+  /** 410: the subscription is to be disabled at once. */
+  disable: boolean;
+}
+
+/** Where the delivery stands apart from the answer: cancelled (subscription deleted), redelivered in flight (`again`), subscription disabled. */
+export interface AttemptContext {
+  cancelled: boolean;
+  again: boolean;
+  disabled: boolean;
 }
 
 /**
  * `attempt` is the 1-based number of the attempt that ended at `now`. A cancelled
  * delivery gets no further attempt whatever the outcome; one redelivered while this
- * attempt was in flight (`again`) goes again at once.
+ * attempt was in flight (`again`) goes again at once; one whose subscription is
+ * disabled (now, or by this very answer: 410) is kept as skipped unless it succeeded.
  */
 export function classify(
   attempt: number,
   result: SendResult,
   schedule: readonly number[],
-  cancelled: boolean,
-  again: boolean,
+  ctx: AttemptContext,
   now: number,
 ): AttemptOutcome {
   const outcome = result.response
-    ? { kind: 'response' as const, status: result.response.status }
+    ? { kind: 'response' as const, status: result.response.status, retryAfter: result.response.headers['retry-after'] }
     : { kind: 'error' as const, message: result.error ?? '' };
-  const decision = decideAfterAttempt(attempt, outcome, schedule);
-  const succeeded = decision.kind === 'succeeded';
-  if (cancelled) return { succeeded, status: 'cancelled', nextAt: null };
-  if (again) return { succeeded, status: 'pending', nextAt: now };
-  if (decision.kind === 'retry') return { succeeded, status: 'pending', nextAt: now + decision.delayMs };
-  return { succeeded, status: decision.kind, nextAt: null };
+  const d = decideAfterAttempt(attempt, outcome, schedule, now);
+  const succeeded = d.kind === 'succeeded';
+  const base = { succeeded, rule: d.rule, detail: d.detail, slowDown: d.slowDown, disable: d.disable };
+  if (ctx.cancelled) return { ...base, status: 'cancelled', nextAt: null };
+  if (d.disable) return { ...base, status: 'failed', nextAt: null };
+  if (ctx.disabled && !succeeded)
+    return {
+      ...base,
+      status: 'skipped',
+      nextAt: null,
+      rule: 'disabled',
+      detail: `${d.detail.split(':')[0]}: the subscription is disabled; kept as skipped`,
+    };
+  if (ctx.again) return { ...base, status: 'pending', nextAt: now };
+  if (d.kind === 'retry') return { ...base, status: 'pending', nextAt: now + d.delayMs };
+  return { ...base, status: d.kind, nextAt: null };
 }

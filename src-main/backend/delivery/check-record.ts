@@ -51,6 +51,11 @@ export function recordCheck(history: HistoryLog, c: CheckRecord): void {
     succeeded: ok,
     status: ok ? 'succeeded' : 'failed',
     nextAt: null,
+    rule: ok ? 'success' : 'exhausted',
+    detail: ok
+      ? `${c.result.response!.status}: delivered`
+      : `${c.result.response ? c.result.response.status : 'No response'}: a check's request is never retried`,
+    slowDown: false,
     origin: 'check',
   });
 }

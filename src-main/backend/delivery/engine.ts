@@ -17,7 +17,7 @@ import type { DeliveryEngine } from './engine-types.js';
 import { HttpSender } from './http-sender.js';
 import { Scheduler, type Job } from './scheduler.js';
 import { SlowEndpoints } from './slow-endpoints.js';
-import { Attempts, classify, type SentAttempt } from './attempt.js';
+import { Attempts, BODY_GONE, classify, type SentAttempt } from './attempt.js';
 import { FlushPolicy } from './flush-policy.js';
 import type { Outbox, OutboxListener, OutboxWork } from './outbox.js';
 import type { DeliveryStatus } from '@shared/api-types.js';
@@ -29,6 +29,13 @@ export interface DeliveryEngineDeps {
   config: BackendConfig;
   /** The service's clock (the system clock by default). */
   clock?: Clock;
+  /** Endpoint health (domain/subscription-health.ts): told of every ended attempt; may disable the subscription. */
+  health?: EndpointHealth;
+}
+
+export interface EndpointHealth {
+  /** `gone`: the endpoint answered 410 (disable at once). */
+  attempted(subscriptionId: string, outcome: { succeeded: boolean; gone: boolean; at: number }): void;
 }
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
@@ -102,14 +109,15 @@ class Engine implements DeliveryEngine, OutboxListener {
   }
 
   cancelled(subscriptionId: string): void {
+    const deleted = !this.deps.store.subscriptions.has(subscriptionId);
     for (const job of this.sched.forSubscription(subscriptionId)) {
-      // In flight: its outcome is logged when it ends, marked cancelled there.
+      // In flight: its outcome is logged when it ends, marked cancelled (or skipped) there.
       if (job.state === 'inflight') {
-        job.cancelled = true;
-        this.sched.drop(job);
-      } else this.cancel(job);
+        job.cancelled = deleted;
+        if (deleted) this.sched.drop(job);
+      } else this.cancel(job, deleted ? 'cancelled' : 'skipped');
     }
-    this.attempts.forget(subscriptionId);
+    if (deleted) this.attempts.forget(subscriptionId);
     this.slow.forget(subscriptionId);
   }
 
@@ -136,8 +144,9 @@ class Engine implements DeliveryEngine, OutboxListener {
     const { store, outbox } = this.deps;
     try {
       const sub = store.subscriptions.get(job.row.subscription_id);
-      // Deleted, and the outbox's cancellation has not reached us yet.
+      // Deleted (or disabled), and the outbox's cancellation has not reached us yet.
       if (!sub) return this.cancel(job);
+      if (sub.status === 'disabled') return this.cancel(job, 'skipped');
       let body = outbox.event(job.row.event_id)?.body;
       if (body === undefined) body = await outbox.loggedBody(job.row.event_id);
       const sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id));
@@ -160,11 +169,14 @@ class Engine implements DeliveryEngine, OutboxListener {
     const attempt = job.attempts + 1;
     // Cancelled: told so, or its row left the store while it was in flight (the cancellation is on its way).
     const cancelled = job.cancelled || (!job.detached && (!this.sched.owns(job) || !outbox.has(row.id)));
-    const o = classify(attempt, sent.result, config.retrySchedule, cancelled, job.again, this.clock.now());
+    const disabled = this.deps.store.subscriptions.get(row.subscription_id)?.status === 'disabled';
+    const o = classify(attempt, sent.result, config.retrySchedule, { cancelled, again: job.again, disabled }, this.clock.now());
     job.again = false;
     job.attempts = attempt;
     const { startedAt, headers, body, result } = sent;
-    outbox.logAttempt({ row, attempt, url, startedAt, headers, body, result, succeeded: o.succeeded, status: o.status, nextAt: o.nextAt });
+    const { succeeded, status, nextAt, rule, detail, slowDown } = o;
+    outbox.logAttempt({ row, attempt, url, startedAt, headers, body, result, succeeded, status, nextAt, rule, detail, slowDown });
+    if (slowDown) this.sched.slowDown(row.subscription_id);
     if (cancelled) this.sched.drop(job);
     else if (!job.detached) {
       if (o.nextAt === null) {
@@ -177,14 +189,17 @@ class Engine implements DeliveryEngine, OutboxListener {
       this.flush.changed();
     }
     this.emit(row, o.status);
+    // Last: a disabling it causes ends this subscription's other deliveries (skipped), this one's fate being settled above.
+    if (!cancelled && !disabled && result.error !== BODY_GONE)
+      this.deps.health?.attempted(row.subscription_id, { succeeded, gone: o.disable, at: startedAt });
   }
 
-  private cancel(job: Job): void {
+  private cancel(job: Job, as: 'cancelled' | 'skipped' = 'cancelled'): void {
     this.sched.drop(job);
     this.deps.outbox.finish(job.row);
-    this.deps.outbox.markCancelled(job.row.id);
+    this.deps.outbox.markEnded(job.row.id, as);
     this.flush.changed();
-    this.emit(job.row, 'cancelled');
+    this.emit(job.row, as);
   }
 
   private emit(row: DeepReadonly<PendingDelivery>, status: DeliveryStatus): void {

@@ -36,7 +36,7 @@ export interface OutboxListener {
   added(work: OutboxWork[]): void;
   /** A delivery whose row was already stored is to be attempted again at once (a redelivery). */
   again(work: OutboxWork): void;
-  /** A subscription's pending deliveries were cancelled, durably. */
+  /** A subscription's pending deliveries were cancelled (deleted) or skipped (disabled), durably. */
   cancelled(subscriptionId: string): void;
 }
 
@@ -79,7 +79,11 @@ export class Outbox {
    * Adds an event (recorded in the history log whatever its targets) and one pending
    * delivery per target. The caller commits; the engine hears of the deliveries once that is durable.
    */
-  enqueue(event: NewEvent, targets: readonly DeepReadonly<SubscriptionRecord>[]): Enqueued {
+  enqueue(
+    event: NewEvent,
+    targets: readonly DeepReadonly<SubscriptionRecord>[],
+    skipped: readonly DeepReadonly<SubscriptionRecord>[] = [],
+  ): Enqueued {
     const { store, history, clock } = this.deps;
     const id = newId('evt');
     const now = clock.now();
@@ -87,6 +91,19 @@ export class Outbox {
     const body = JSON.stringify({ id, type: event.type, timestamp, data: event.data });
     const { company_id, type, document_id } = event;
     history.recordEvent({ id, company_id, type, timestamp, document_id, subscription_id: event.subscription_id ?? null }, body);
+    // Disabled subscriptions: a delivery kept as skipped, never attempted, recoverable (the body stays in the log).
+    for (const sub of skipped) {
+      const row = {
+        id: newId('msg'),
+        event_id: id,
+        subscription_id: sub.public_id,
+        company_id,
+        event_type: type,
+        document_id,
+        created_at: timestamp,
+      };
+      history.recordDelivery({ ...summaryOf(row, sub.url, 0, now), status: 'skipped', next_attempt_at: null });
+    }
     if (targets.length === 0) return { event_id: id, deliveries: [] };
     store.pendingEvents.insert({ id, company_id, type, timestamp, document_id, body });
     const work: OutboxWork[] = [];
@@ -136,12 +153,15 @@ export class Outbox {
     return updated;
   }
 
-  /** Cancels every pending delivery of a subscription (which the caller deletes and commits). */
-  cancelFor(subscriptionId: string): string[] {
+  /**
+   * Ends every pending delivery of a subscription, as `cancelled` (it is being deleted)
+   * or `skipped` (it is being disabled: recoverable); the caller commits.
+   */
+  cancelFor(subscriptionId: string, as: 'cancelled' | 'skipped' = 'cancelled'): string[] {
     const rows = this.deps.store.pendingDeliveries.filter((d) => d.subscription_id === subscriptionId);
     for (const row of rows) {
       this.finish(row);
-      this.markCancelled(row.id);
+      this.markEnded(row.id, as);
     }
     this.deps.store.whenDurable(() => this.listener?.cancelled(subscriptionId));
     return rows.map((r) => r.id);
@@ -205,11 +225,10 @@ export class Outbox {
     this.deps.store.pendingEvents.remove(row.event_id);
   }
 
-  /** Records a delivery as cancelled in the history log (once). */
-  markCancelled(deliveryId: string): void {
+  /** Records a delivery as cancelled (or skipped) in the history log (once). */
+  markEnded(deliveryId: string, as: 'cancelled' | 'skipped' = 'cancelled'): void {
     const summary = this.deps.history.getDelivery(deliveryId);
-    if (summary && summary.status !== 'cancelled')
-      this.deps.history.recordDelivery({ ...summary, status: 'cancelled', next_attempt_at: null });
+    if (summary && summary.status !== as) this.deps.history.recordDelivery({ ...summary, status: as, next_attempt_at: null });
   }
 
   private counts(): Map<string, number> {
@@ -253,7 +272,7 @@ export class Outbox {
 }
 
 /** A new delivery's first summary. */
-function summaryOf(row: DeepReadonly<PendingDelivery>, url: string, attempts: number, nextAt: number): DeliverySummary {
+function summaryOf(row: DeepReadonly<PendingDelivery> | PendingDelivery, url: string, attempts: number, nextAt: number): DeliverySummary {
   return {
     id: row.id,
     event_id: row.event_id,

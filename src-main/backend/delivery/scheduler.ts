@@ -24,6 +24,9 @@ export interface Job {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** After a 429, 502 or 504: one attempt at a time to that subscription for this long (service time). */
+export const SLOW_DOWN_MS = 60_000;
+
 export interface SchedulerOptions {
   maxTotal: number;
   maxPerSubscription: number;
@@ -41,10 +44,27 @@ export class Scheduler {
   private timer: Timer | null = null;
   private timerAt = Infinity;
   private paused = false;
+  /** Subscriptions slowed down (429/502/504) until this time (epoch ms). */
+  private readonly slowUntil = new Map<string, number>();
   private readonly isLive = (job: Job) => job.state === 'ready' && this.jobs.get(job.row.id) === job;
 
   constructor(private readonly opts: SchedulerOptions) {
-    this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription, opts.slotsFor);
+    this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription, (key) =>
+      Math.min(opts.slotsFor?.(key) ?? Infinity, this.slowLimit(key)),
+    );
+  }
+
+  /** One attempt at a time to this subscription for SLOW_DOWN_MS from now (after a 429, 502 or 504). */
+  slowDown(subscriptionId: string): void {
+    this.slowUntil.set(subscriptionId, this.opts.clock.now() + SLOW_DOWN_MS);
+  }
+
+  private slowLimit(subscriptionId: string): number {
+    const until = this.slowUntil.get(subscriptionId);
+    if (until === undefined) return Infinity;
+    if (until > this.opts.clock.now()) return 1;
+    this.slowUntil.delete(subscriptionId);
+    return Infinity;
   }
 
   get(id: string): Job | undefined {

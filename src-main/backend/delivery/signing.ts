@@ -5,7 +5,7 @@
 // a timestamp tolerance window), timing attacks on verification (constant-time
 // comparison), and malformed secrets silently signing with a wrong key (parseSecret
 // rejects anything that is not `whsec_` + standard base64 of 24..64 bytes).
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { systemClock } from '../clock.js';
 
 export { generateSecret } from './secret-generate.js';
@@ -67,7 +67,11 @@ function hmacBase64(key: KeyObject | Uint8Array, msgId: string, timestamp: numbe
 }
 
 export interface SignInput {
-  secret: SigningSecret;
+  /**
+   * One secret, or several (during a rotation: old first, then new; the faults helper's
+   * "dual signature" and "wrong secret"): one `v1,` signature each, space separated.
+   */
+  secret: SigningSecret | readonly SigningSecret[];
   /** The webhook-id (the delivery id, the same on every retry). */
   msgId: string;
   /** Unix seconds of this attempt. */
@@ -76,9 +80,23 @@ export interface SignInput {
   body: string | Uint8Array;
 }
 
-/** `v1,<base64 HMAC-SHA256>` for the webhook-signature header. */
+/**
+ * The webhook-signature header: `v1,<base64 HMAC-SHA256>` per secret, in the order
+ * given, space separated (Standard Webhooks: a receiver accepts any one that matches).
+ * The one place a delivery is signed.
+ */
 export function signPayload(input: SignInput): string {
-  return `v1,${hmacBase64(keyOf(input.secret), input.msgId, input.timestamp, input.body)}`;
+  const secrets = Array.isArray(input.secret) ? (input.secret as readonly SigningSecret[]) : [input.secret as SigningSecret];
+  if (secrets.length === 0) throw new TypeError('at least one secret is needed to sign');
+  return secrets.map((secret) => `v1,${hmacBase64(keyOf(secret), input.msgId, input.timestamp, input.body)}`).join(' ');
+}
+
+/**
+ * How a person tells secrets apart without seeing them: the first 8 hex characters of
+ * SHA-256 over the `whsec_…` string (the same the console and the receiver's verdicts show).
+ */
+export function secretFingerprint(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 8);
 }
 
 export interface WebhookHeaders {

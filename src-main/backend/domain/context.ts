@@ -15,6 +15,15 @@ export interface DomainContext {
   outbox: Outbox;
   /** `{app_url}`, known once the listener is bound. */
   appUrl: () => string;
+  /** Endpoint health and rotation settings (config); defaults when absent. */
+  settings?: HealthSettings;
+}
+
+export interface HealthSettings {
+  /** A subscription whose every attempt failed for this long is disabled; 0: never. */
+  disableAfterFailingSeconds: number;
+  /** How long a replaced secret keeps signing after a rotation. */
+  rotationOverlapSeconds: number;
 }
 
 /** The caller, as established from its API key. */

@@ -6,6 +6,7 @@ import { ApiError, notFound, validationError } from '../errors.js';
 import type { Actor, DomainContext } from './context.js';
 import * as keys from './api-keys.js';
 import * as subs from './subscriptions.js';
+import * as health from './subscription-health.js';
 import * as docs from './documents.js';
 import type { Action } from './lifecycle.js';
 import { allowedActions } from './lifecycle.js';
@@ -42,6 +43,18 @@ export class Domain {
 
   sendTestEvent = (companyId: string, id: string) => subs.sendTestEvent(this.ctx, companyId, id);
 
+  // Endpoint health, recovery and rotation (emulator extras: /v2/test_helpers/webhooks and the console)
+  disableSubscription = (companyId: string, id: string, reason?: string) =>
+    health.disableSubscription(this.ctx, subs.findSubscription(this.ctx, companyId, id), reason || 'Disabled by hand.');
+  enableSubscription = (companyId: string, id: string) =>
+    health.enableSubscription(this.ctx, subs.findSubscription(this.ctx, companyId, id));
+  recoverSince = (companyId: string, id: string, since: string) => health.recoverSince(this.ctx, companyId, id, since);
+  subscriptionSecrets = (companyId: string, id: string) => health.secretsOf(this.ctx, companyId, id);
+  rotateSecret = (companyId: string, id: string, overlapSeconds?: number) => health.rotateSecret(this.ctx, companyId, id, overlapSeconds);
+  /** The delivery engine's report of an ended attempt. */
+  recordAttempt = (subscriptionId: string, o: { succeeded: boolean; gone: boolean; at: number }) =>
+    health.recordAttempt(this.ctx, subscriptionId, o);
+
   listDeliveries(companyId: string, subscriptionId: string, page: { limit: number; starting_after?: string }) {
     subs.findSubscription(this.ctx, companyId, subscriptionId);
     if (page.starting_after) {
@@ -67,6 +80,7 @@ export class Domain {
     // An imported record names a real subscription, but its body was made elsewhere:
     // sending it would sign a stranger's body with this subscription's live secret.
     if (d.imported || this.ctx.history.getEvent(d.event_id)?.imported) throw importedDelivery();
+    if (this.ctx.store.subscriptions.get(subscriptionId)?.status === 'disabled') throw health.disabledError();
     const updated = await this.ctx.outbox.redeliver(deliveryId);
     this.ctx.bus.emit({
       kind: 'delivery',

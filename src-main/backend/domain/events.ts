@@ -13,17 +13,22 @@ export interface EmitInput {
   data: Record<string, unknown>;
   /** webhook.test goes to this one subscription, whatever its type. */
   only?: DeepReadonly<SubscriptionRecord>;
+  /** Not even kept as skipped for this one (webhook.disabled, about the subscription itself). */
+  except?: string;
 }
 
 /** Queues the event and its deliveries; `announce` collects the change to tell listeners once committed. */
 export function emitEvent(ctx: DomainContext, input: EmitInput, announce: Change[]) {
-  const targets = input.only
+  const matching = input.only
     ? [input.only]
     : ctx.store.subscriptions.filter(
-        (s) => s.company_id === input.company_id && s.status === 'enabled' && (s.type === 'all' || s.type === input.type),
+        (s) => s.company_id === input.company_id && s.public_id !== input.except && (s.type === 'all' || s.type === input.type),
       );
+  // A disabled subscription's share is kept as a skipped delivery, to recover later.
+  const targets = matching.filter((s) => s.status === 'enabled');
+  const skipped = matching.filter((s) => s.status !== 'enabled');
   const { company_id, type, document_id, data } = input;
-  const queued = ctx.outbox.enqueue({ company_id, type, document_id, data, subscription_id: input.only?.public_id }, targets);
+  const queued = ctx.outbox.enqueue({ company_id, type, document_id, data, subscription_id: input.only?.public_id }, targets, skipped);
   announce.push({ kind: 'event', company_id, id: queued.event_id, type, document_id });
   return queued.deliveries;
 }

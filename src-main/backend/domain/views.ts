@@ -20,7 +20,12 @@ export function documentView(doc: DeepReadonly<DocumentRecord>, appUrl: string):
 }
 
 export function subscriptionView(sub: DeepReadonly<SubscriptionRecord>): Subscription {
-  return { public_id: sub.public_id, url: sub.url, type: sub.type, status: sub.status, created_at: sub.created_at };
+  const view: Subscription = { public_id: sub.public_id, url: sub.url, type: sub.type, status: sub.status, created_at: sub.created_at };
+  if (sub.status === 'disabled') {
+    view.disabled_reason = sub.disabled_reason ?? 'Disabled';
+    if (sub.disabled_at) view.disabled_at = sub.disabled_at;
+  }
+  return view;
 }
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

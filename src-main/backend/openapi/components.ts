@@ -31,9 +31,12 @@ const subscriptionProps: Record<string, JsonSchema> = {
   public_id: prefixed('wh_'),
   url: { type: 'string', format: 'uri' },
   type: { enum: ['all', ...EVENT_TYPES] },
-  status: { enum: ['enabled'] },
+  status: { enum: ['enabled', 'disabled'] },
   created_at: iso(),
+  disabled_reason: str('Only when disabled: why (410 Gone, failing for days, or by hand).'),
+  disabled_at: iso('Only when disabled: when.'),
 };
+const subscriptionOptional = ['disabled_reason', 'disabled_at'];
 
 const deliveryProps: Record<string, JsonSchema> = {
   id: prefixed('msg_', 'The delivery id, also its webhook-id header.'),
@@ -42,7 +45,7 @@ const deliveryProps: Record<string, JsonSchema> = {
   subscription_id: prefixed('wh_'),
   document_id: nullable(str()),
   url: str(),
-  status: { enum: ['pending', 'succeeded', 'failed', 'cancelled'] },
+  status: { enum: ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'] },
   attempts: int(),
   created_at: iso(),
   last_attempt_at: nullable(iso()),
@@ -52,18 +55,34 @@ const deliveryProps: Record<string, JsonSchema> = {
   next_attempt_at: nullable(iso()),
 };
 
-const attempt = object({
-  delivery_id: prefixed('msg_'),
-  subscription_id: prefixed('wh_'),
-  attempt: { type: 'integer', minimum: 1 },
-  started_at: iso(),
-  duration_ms: { type: 'number' },
-  request: object({ method: { const: 'POST' }, url: str(), headers, body: str() }),
-  response: nullable(object({ status: int(), headers, body: str(), truncated: { type: 'boolean' } })),
-  error: nullable(str()),
-  succeeded: { type: 'boolean' },
-  next_attempt_at: nullable(iso()),
+const attempt = object(
+  {
+    delivery_id: prefixed('msg_'),
+    subscription_id: prefixed('wh_'),
+    attempt: { type: 'integer', minimum: 1 },
+    started_at: iso(),
+    duration_ms: { type: 'number' },
+    request: object({ method: { const: 'POST' }, url: str(), headers, body: str() }),
+    response: nullable(object({ status: int(), headers, body: str(), truncated: { type: 'boolean' } })),
+    error: nullable(str()),
+    succeeded: { type: 'boolean' },
+    next_attempt_at: nullable(iso()),
+    rule: { enum: ['success', 'backoff', 'retry_after', 'exhausted', 'gone', 'disabled'], description: 'Which delivery rule applied.' },
+    rule_detail: str('The rule in words.'),
+    slowed_down: { const: true, description: '429/502/504: the subscription was slowed down.' },
+  },
+  ['rule', 'rule_detail', 'slowed_down'],
+);
+
+const liveSecret = object({
+  fingerprint: str('The first 8 hex characters of SHA-256 over the `whsec_…` string.'),
+  role: { enum: ['current', 'previous'] },
+  expires_at: nullable(iso('When a previous secret stops signing.')),
 });
+const secretsProps: Record<string, JsonSchema> = {
+  subscription_id: prefixed('wh_'),
+  secrets: { type: 'array', items: ref('LiveSecret') },
+};
 
 const apiKeyProps: Record<string, JsonSchema> = {
   id: prefixed('key_'),
@@ -94,10 +113,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
   FieldError: object({ field: str(), message: str() }),
   Recipient: recipient,
   Document: document,
-  Subscription: object(subscriptionProps),
+  Subscription: object(subscriptionProps, subscriptionOptional),
   CreatedSubscription: object(
     { ...subscriptionProps, secret_key: prefixed('whsec_', 'Shown only in this answer.') },
-    [],
+    subscriptionOptional,
     'The only answer that ever carries the secret.',
   ),
   SubscriptionPage: pageOf('Subscription'),
@@ -110,6 +129,18 @@ export const componentSchemas: Record<string, JsonSchema> = {
     event_id: prefixed('evt_'),
     subscription_id: prefixed('wh_'),
     status: { const: 'pending' },
+  }),
+  LiveSecret: liveSecret,
+  SubscriptionSecrets: object(secretsProps, [], 'The secrets that sign now, by fingerprint (never the secrets).'),
+  RotatedSecret: object(
+    { ...secretsProps, secret_key: prefixed('whsec_', 'The new secret; shown only in this answer.') },
+    [],
+    'A rotation: the new secret once, and the live secrets.',
+  ),
+  RecoverResult: object({
+    subscription_id: prefixed('wh_'),
+    since: iso(),
+    delivery_ids: { type: 'array', items: prefixed('msg_'), description: 'The deliveries sent again, oldest first.' },
   }),
   RemindResult: object({ document_id: prefixed('doc_'), reminded: { type: 'array', items: prefixed('rcp_') }, reminded_at: iso() }),
   TestClock: object(

@@ -13,25 +13,65 @@ export interface SemanticsRow {
 }
 
 export const DELIVERY_SEMANTICS: SemanticsRow[] = [
-  { applies: 'any `2xx` within the timeout', effect: 'success; the response body does not matter', status: '`succeeded`' },
+  { applies: 'any `2xx` within the timeout', effect: 'success; the response body does not matter (rule `success`)', status: '`succeeded`' },
   {
-    applies: 'any other status, including `3xx`',
-    effect: 'failed attempt; redirects are never followed; retried at the same URL on the schedule',
+    applies: '`410 Gone`',
+    effect:
+      "no further attempt; the subscription is disabled at once (`disabled_reason` says so) and `webhook.disabled` goes to the company's other subscriptions (rule `gone`)",
+    status: '`failed`',
+  },
+  {
+    applies: '`429` or `503` with `Retry-After` (seconds or an HTTP date)',
+    effect: "the next attempt waits what was asked, capped by the schedule's longest step (rule `retry_after`)",
     status: '`pending`, then `failed`',
   },
   {
-    applies: 'connection error, TLS error or timeout (15 s by default)',
-    effect: 'failed attempt, retried on the schedule',
+    applies: '`429`, `502` or `504`',
+    effect:
+      'besides the above, the subscription is slowed down: one attempt at a time to it for 60 s of service time after the last such answer (`slowed_down: true`)',
+    status: 'unchanged',
+  },
+  {
+    applies: 'any other status, including `3xx`',
+    effect: 'failed attempt; redirects are never followed; retried at the same URL on the schedule (rule `backoff`)',
+    status: '`pending`, then `failed`',
+  },
+  {
+    applies: 'connection error, TLS error, timeout (15 s by default), or an address the SSRF rules refuse',
+    effect: 'failed attempt, retried on the schedule (rule `backoff`)',
     status: '`pending`, then `failed`',
   },
   {
     applies: 'the last attempt of the schedule fails',
-    effect: 'no further attempt unless redelivered',
+    effect: 'no further attempt unless redelivered or recovered (rule `exhausted`)',
     status: '`failed`',
   },
   {
+    applies: 'every attempt to a subscription failed for 5 days (`COUNTERSIGN_DISABLE_AFTER_FAILING_SECONDS`)',
+    effect: "the subscription is disabled, with the reason; `webhook.disabled` goes to the company's other subscriptions",
+    status: 'its pending ones `skipped`',
+  },
+  {
+    applies: 'the subscription is disabled (410, health, or by hand)',
+    effect:
+      'nothing is sent to it; its pending deliveries and every new event for it are kept, recoverable (an attempt in flight: rule `disabled`)',
+    status: '`skipped`',
+  },
+  {
+    applies: '`POST /v2/test_helpers/webhooks/{id}/recover` since a time',
+    effect:
+      'every `failed` or `skipped` delivery since then is sent again, oldest first, as new attempts of the same deliveries (same `webhook-id`)',
+    status: '`pending`',
+  },
+  {
+    applies: '`POST /v2/test_helpers/webhooks/{id}/rotate_secret`',
+    effect: 'for the overlap (24 h by default) every delivery carries two `v1,` signatures, old then new; then only the new',
+    status: 'unchanged',
+  },
+  {
     applies: '`POST …/deliveries/{id}/redeliver`',
-    effect: 'a new attempt of the same delivery (same `webhook-id` and body); the attempt count continues',
+    effect:
+      'a new attempt of the same delivery (same `webhook-id` and body); the attempt count continues; `409 subscription_disabled` while disabled',
     status: '`pending`',
   },
   {

@@ -10,7 +10,9 @@ import { documentsPaths } from './documents-paths.js';
 import { eventSchemas, webhookEntries } from './events.js';
 import { errorResponses, json, type PathItem } from './operation-kit.js';
 import { testClockPaths } from './test-clock-paths.js';
+import { scenarioPaths, scenarioSchemas } from './scenario-paths.js';
 import { testHelperPaths } from './test-helper-paths.js';
+import { testHelperWebhookPaths } from './test-helper-webhooks-paths.js';
 import { inboxSchemas, testInboxPaths } from './test-inbox-paths.js';
 import { webhooksPaths } from './webhooks-paths.js';
 
@@ -51,11 +53,21 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'Events', description: 'What Countersign POSTs to subscriptions, signed with Standard Webhooks.' },
       { name: 'Meta', description: 'About the API itself.' },
     ],
-    paths: { ...webhooksPaths, ...documentsPaths, ...testHelperPaths, ...testClockPaths, ...checksPaths, ...testInboxPaths, ...metaPaths },
+    paths: {
+      ...webhooksPaths,
+      ...documentsPaths,
+      ...testHelperPaths,
+      ...testHelperWebhookPaths,
+      ...testClockPaths,
+      ...checksPaths,
+      ...testInboxPaths,
+      ...scenarioPaths,
+      ...metaPaths,
+    },
     webhooks: webhookEntries(),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
-      schemas: { ...componentSchemas, ...checkSchemas, ...inboxSchemas, ...eventSchemas() },
+      schemas: { ...componentSchemas, ...checkSchemas, ...inboxSchemas, ...scenarioSchemas, ...eventSchemas() },
       responses: errorResponses(),
     },
     'x-delivery-semantics': DELIVERY_SEMANTICS,

@@ -34,6 +34,20 @@ export const EVENT_INFO: Record<EventType, EventInfo> = {
     data: object({ subscription: ref('Subscription'), message: str() }),
     example: { subscription: exampleSubscription, message: 'This is a test event sent from Countersign.' },
   },
+  'webhook.disabled': {
+    summary:
+      "A subscription was disabled (410 Gone, failing for days, or by hand); sent to the company's other subscriptions that listen for it.",
+    data: object({ subscription: ref('Subscription'), reason: str() }),
+    example: {
+      subscription: {
+        ...exampleSubscription,
+        status: 'disabled',
+        disabled_reason: 'The endpoint answered 410 Gone at 2026-11-22T10:40:00.000Z.',
+        disabled_at: '2026-11-22T10:40:00.000Z',
+      },
+      reason: 'The endpoint answered 410 Gone at 2026-11-22T10:40:00.000Z.',
+    },
+  },
 };
 
 /** The schema name of an event type's delivery body, e.g. DocumentCompletedEvent. */

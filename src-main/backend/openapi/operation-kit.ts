@@ -11,7 +11,7 @@ const ERROR_WHY: Record<number, string> = {
   401: 'No valid API key (`unauthorized`).',
   403: "A Host that is not the listener's own, or a member key on an admin route (`forbidden`).",
   404: 'No such id, or an id of another company (`not_found`).',
-  409: "The document's status does not allow it (`invalid_document_status`), or the delivery was imported (`delivery_imported`).",
+  409: "The document's status does not allow it (`invalid_document_status`), the delivery was imported (`delivery_imported`), or the subscription is disabled (`subscription_disabled`).",
   413: 'The body is larger than 1 MiB (`payload_too_large`).',
   415: 'A body that is not JSON, or has a Content-Encoding (`unsupported_media_type`).',
   422: 'A field or query parameter is missing, of the wrong type or out of range (`validation_error`, with `details.fields`).',

@@ -30,7 +30,7 @@ const deliverySchema = z.object({
   subscription_id: id,
   document_id: id.nullable(),
   url: text(4096),
-  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
+  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled', 'skipped']),
   attempts: count,
   created_at: text(100),
   last_attempt_at: text(100).nullable(),
@@ -51,6 +51,9 @@ const attemptSchema = z.object({
   error: text(10_000).nullable(),
   succeeded: z.boolean(),
   next_attempt_at: epochMs,
+  rule: z.enum(['success', 'backoff', 'retry_after', 'exhausted', 'gone', 'disabled']).optional(),
+  rule_detail: text(1000).optional(),
+  slowed_down: z.literal(true).optional(),
 });
 
 /** An imported event, in the importing company, marked imported; null if malformed. */

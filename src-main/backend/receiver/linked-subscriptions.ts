@@ -6,6 +6,7 @@
 // "Stale" subscriptions point at an inbox through an origin that no longer reaches it
 // (an old public URL, or a loopback port from an earlier run).
 import type { SubscriptionRecord } from '../store/schema.js';
+import type { DeepReadonly } from '../store/table.js';
 import type { StaleSubscription } from '@shared/receiver-types.js';
 
 export interface ReceiverOrigins {
@@ -56,8 +57,12 @@ export function classifyUrl(url: string, origins: ReceiverOrigins): { inboxId: s
 }
 
 /** Subscriptions (of any company) whose deliveries reach this inbox; oldest first. */
-export function linkedSubscriptions(subs: Iterable<SubscriptionRecord>, inboxId: string, origins: ReceiverOrigins): SubscriptionRecord[] {
-  const out: SubscriptionRecord[] = [];
+export function linkedSubscriptions(
+  subs: Iterable<DeepReadonly<SubscriptionRecord>>,
+  inboxId: string,
+  origins: ReceiverOrigins,
+): DeepReadonly<SubscriptionRecord>[] {
+  const out: DeepReadonly<SubscriptionRecord>[] = [];
   for (const s of subs) {
     const c = classifyUrl(s.url, origins);
     if (c && c.inboxId === inboxId && c.kind !== 'old_local') out.push(s);
@@ -67,7 +72,7 @@ export function linkedSubscriptions(subs: Iterable<SubscriptionRecord>, inboxId:
 
 /** Subscriptions that point at an existing inbox through an origin that no longer reaches it. */
 export function staleSubscriptions(
-  subs: Iterable<SubscriptionRecord>,
+  subs: Iterable<DeepReadonly<SubscriptionRecord>>,
   inboxIds: ReadonlySet<string>,
   origins: ReceiverOrigins,
 ): StaleSubscription[] {

@@ -4,8 +4,7 @@
 // from "body changed", so those two are only claimed when the local delivery log says
 // what was really sent (and with which subscription's secret); otherwise the verdict is
 // the honest `signature_mismatch` ("a different secret, or the body was changed").
-import { createHash } from 'node:crypto';
-import { parseSecret, verifySignature } from '../delivery/signing.js';
+import { parseSecret, secretFingerprint, verifySignature } from '../delivery/signing.js';
 import { TIMESTAMP_TOLERANCE_S } from './types.js';
 import type { Verdict, VerdictReason } from '@shared/receiver-types.js';
 
@@ -37,7 +36,7 @@ export interface VerdictInput {
 
 /** First 8 hex characters of sha256(secret): enough to tell secrets apart, useless to sign. */
 export function fingerprint(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex').slice(0, 8);
+  return secretFingerprint(secret);
 }
 
 const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;

@@ -18,6 +18,9 @@ import { testHelperInboxRoutes } from './test-helper-inboxes.js';
 import type { Receiver } from '../receiver/receiver.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
+import { scenarioRoutes } from './scenario-routes.js';
+import type { ScenarioDeps } from '../scenarios/runner.js';
+import { ScenarioLibrary } from '../scenarios/library.js';
 
 export interface ServiceAppDeps {
   domain: Domain;
@@ -28,6 +31,8 @@ export interface ServiceAppDeps {
   receiver?: Receiver;
   /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
   clockControl?: ClockControl;
+  /** What scenarios and demo packs run on; absent without the test clock (they run on it). */
+  scenarios?: ScenarioDeps;
 }
 
 export function createServiceApp(deps: ServiceAppDeps): Express {
@@ -51,6 +56,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
   app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
+  if (deps.scenarios) app.use('/v2/test_helpers', scenarioRoutes(deps.scenarios, new ScenarioLibrary()));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));
   app.use('/documents', documentsRoutes(deps.domain));

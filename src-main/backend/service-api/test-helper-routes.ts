@@ -6,6 +6,7 @@ import { notFound } from '../errors.js';
 import { actorOf } from './auth.js';
 import { parse } from '../http/validate.js';
 import { action, newApiKey, newDocument, transitionBody } from './schemas.js';
+import { testHelperWebhookRoutes } from './test-helper-webhooks.js';
 
 export function testHelperRoutes(domain: Domain): Router {
   const r = Router();
@@ -23,5 +24,6 @@ export function testHelperRoutes(domain: Domain): Router {
   r.post('/api_keys', async (req, res) => {
     res.status(201).json(await domain.createApiKey(actorOf(res), parse(newApiKey, req.body)));
   });
+  r.use('/webhooks', testHelperWebhookRoutes(domain));
   return r;
 }

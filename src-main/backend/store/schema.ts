@@ -33,8 +33,12 @@ export interface ApiKeyRecord {
 /** The API's subscription, plus its owner and the secret it signs with. */
 export interface SubscriptionRecord extends Subscription {
   company_id: string;
-  /** Needed to sign; never returned by the API after creation. */
+  /** Needed to sign; never returned by the API after creation (or rotation). */
   secret_key: string;
+  /** Secrets replaced by a rotation, still signing (alongside the current one) until `expires_at` (ISO 8601). */
+  previous_secrets?: { secret_key: string; expires_at: string }[];
+  /** Since when every attempt has failed (ISO 8601); absent or null after a success. Endpoint health (delivery/endpoint-health.ts). */
+  failing_since?: string | null;
 }
 
 export interface DocumentRecord {

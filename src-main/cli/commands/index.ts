@@ -3,7 +3,8 @@
 import type { CommandFactory } from '../define.js';
 import { checkCommand } from './check.js';
 import { listenCommand } from './listen.js';
+import { scenarioCommand } from './scenario.js';
 import { triggerCommand } from './trigger.js';
 import { verifyCommand } from './verify.js';
 
-export const COMMANDS: CommandFactory[] = [checkCommand, listenCommand, triggerCommand, verifyCommand];
+export const COMMANDS: CommandFactory[] = [checkCommand, listenCommand, scenarioCommand, triggerCommand, verifyCommand];

@@ -18,6 +18,7 @@ import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
 import { BodyView } from './BodyView.js';
 import { CurlButton } from './CurlButton.js';
+import { LiveSecrets } from '../webhooks/LiveSecrets.js';
 import { OutcomeBadge } from './FeedList.js';
 import { HeadersTable, headerPairs } from './HeadersTable.js';
 import { verdictWords } from './verdict-text.js';
@@ -46,7 +47,7 @@ function AttemptItem({ a, open }: { a: Attempt; open: boolean }) {
             <>
               <h4 className="detail-sub">Response {a.response.status}</h4>
               <HeadersTable headers={headerPairs(a.response.headers)} label={`Attempt ${a.attempt} response headers`} />
-              <BodyView label="Response body" text={a.response.body} note={a.response.truncated ? 'first 64 KiB' : undefined} />
+              <BodyView label="Response body" text={a.response.body} note={a.response.truncated ? 'first 4 KiB' : undefined} />
             </>
           )}
         </div>
@@ -136,6 +137,11 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
             `${d.delivery.subscription_id} (deleted)`
           )}
         </Fact>
+        {d.subscription && (
+          <Fact label="Live secrets">
+            <LiveSecrets subscriptionId={d.subscription.public_id} />
+          </Fact>
+        )}
         {d.delivery.document_id && (
           <Fact label="Document" className="mono">
             <Link to={linkTo.document(d.delivery.document_id)}>{d.delivery.document_id}</Link>
@@ -149,7 +155,7 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         </Fact>
         {d.delivery.next_attempt_at && (
           <Fact label="Next attempt">
-            <Time iso={d.delivery.next_attempt_at} />
+            <Time iso={d.delivery.next_attempt_at} tense="future" />
           </Fact>
         )}
       </dl>

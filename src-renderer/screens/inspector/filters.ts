@@ -24,6 +24,7 @@ export const OUTCOME_LABELS: Record<(typeof FILTER_OUTCOMES)[number], string> = 
   failed: 'Failed (sent)',
   pending: 'Pending or retrying (sent)',
   cancelled: 'Cancelled (sent)',
+  skipped: 'Skipped: subscription disabled',
   verified: 'Verified (received)',
   unverified: 'Not verified (received)',
   duplicate: 'Duplicate (received)',

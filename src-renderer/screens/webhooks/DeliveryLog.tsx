@@ -103,7 +103,7 @@ function DeliveryItem(props: {
         )}
         {d.status === 'pending' && d.next_attempt_at && (
           <span className="subtle">
-            next <Time iso={d.next_attempt_at} />
+            next <Time iso={d.next_attempt_at} tense="future" />
           </span>
         )}
         <button

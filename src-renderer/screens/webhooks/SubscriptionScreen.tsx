@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { subscriptionQuery, useDeleteSubscription, useSendTestEvent } from '../../api/webhooks.js';
 import { ApiRequestError } from '../../api/errors.js';
-import { Badge } from '../../components/Badge.js';
+import { isRemote, useConnection } from '../../api/connection.js';
+import { SubscriptionStatusBadge } from '../../components/Badge.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -17,7 +18,9 @@ import { Link, navigate, useLocation } from '../../router.js';
 import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { DeliveryLog } from './DeliveryLog.js';
-import { fingerprintFor, forgetFingerprint } from './fingerprint.js';
+import { HealthCard } from './HealthCard.js';
+import { SecretsCard } from './SecretsCard.js';
+import { forgetFingerprint } from './fingerprint.js';
 
 export function SubscriptionScreen({ id }: { id: string }) {
   const sub = useQuery(subscriptionQuery(id));
@@ -25,6 +28,8 @@ export function SubscriptionScreen({ id }: { id: string }) {
   const test = useSendTestEvent(id);
   const del = useDeleteSubscription();
   const [confirming, setConfirming] = useState(false);
+  // Health, recovery and rotation are the emulator's test helpers: a real deployment has none.
+  const remote = isRemote(useConnection());
   useTitle(sub.data ? `Webhook ${sub.data.url}` : 'Webhook');
 
   if (sub.isPending) return <Loading what="the subscription" />;
@@ -44,7 +49,6 @@ export function SubscriptionScreen({ id }: { id: string }) {
     );
   }
   const s = sub.data;
-  const fp = fingerprintFor(s.public_id);
   return (
     <>
       <PageHeader
@@ -68,10 +72,8 @@ export function SubscriptionScreen({ id }: { id: string }) {
             {s.type}
           </Fact>
           <Fact label="Status">
-            <Badge tone="success">{s.status}</Badge>
-          </Fact>
-          <Fact label="Secret fingerprint">
-            {fp ? <span className="mono">{fp}</span> : <span className="subtle">not kept in this browser</span>}
+            <SubscriptionStatusBadge status={s.status} />
+            {s.disabled_reason && <span className="subtle"> {s.disabled_reason}</span>}
           </Fact>
           <Fact label="Created">
             <Time iso={s.created_at} mode="exact" />
@@ -84,6 +86,12 @@ export function SubscriptionScreen({ id }: { id: string }) {
         </p>
       )}
       {test.error != null && <ErrorNotice error={test.error} title="The test event was not sent." />}
+      {!remote && (
+        <div className="card-pair">
+          <HealthCard sub={s} />
+          <SecretsCard subscriptionId={s.public_id} />
+        </div>
+      )}
       <section className="card card-flush" aria-labelledby="log">
         <h2 id="log" className="card-title card-title-pad">
           Delivery log

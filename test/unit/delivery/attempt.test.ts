@@ -80,16 +80,81 @@ describe('classify', () => {
   const schedule = [5, 300];
 
   it('ends a delivery on a 2xx, retries anything else while the schedule lasts, then fails it', () => {
-    expect(classify(1, response(204), schedule, false, false, T0)).toEqual({ succeeded: true, status: 'succeeded', nextAt: null });
-    expect(classify(1, response(500), schedule, false, false, T0)).toEqual({ succeeded: false, status: 'pending', nextAt: T0 + 5_000 });
-    expect(classify(2, failure, schedule, false, false, T0)).toEqual({ succeeded: false, status: 'pending', nextAt: T0 + 300_000 });
-    expect(classify(3, response(302), schedule, false, false, T0)).toEqual({ succeeded: false, status: 'failed', nextAt: null });
+    expect(classify(1, response(204), schedule, { cancelled: false, again: false, disabled: false }, T0)).toMatchObject({
+      succeeded: true,
+      status: 'succeeded',
+      nextAt: null,
+    });
+    expect(classify(1, response(500), schedule, { cancelled: false, again: false, disabled: false }, T0)).toMatchObject({
+      succeeded: false,
+      status: 'pending',
+      nextAt: T0 + 5_000,
+    });
+    expect(classify(2, failure, schedule, { cancelled: false, again: false, disabled: false }, T0)).toMatchObject({
+      succeeded: false,
+      status: 'pending',
+      nextAt: T0 + 300_000,
+    });
+    expect(classify(3, response(302), schedule, { cancelled: false, again: false, disabled: false }, T0)).toMatchObject({
+      succeeded: false,
+      status: 'failed',
+      nextAt: null,
+    });
   });
 
   it('never retries a cancelled delivery, and retries at once one redelivered during the attempt', () => {
-    expect(classify(1, response(500), schedule, true, false, T0)).toEqual({ succeeded: false, status: 'cancelled', nextAt: null });
-    expect(classify(1, response(200), schedule, true, true, T0)).toEqual({ succeeded: true, status: 'cancelled', nextAt: null });
-    expect(classify(1, response(200), schedule, false, true, T0)).toEqual({ succeeded: true, status: 'pending', nextAt: T0 });
-    expect(classify(3, response(500), schedule, false, true, T0)).toEqual({ succeeded: false, status: 'pending', nextAt: T0 });
+    expect(classify(1, response(500), schedule, { cancelled: true, again: false, disabled: false }, T0)).toMatchObject({
+      succeeded: false,
+      status: 'cancelled',
+      nextAt: null,
+    });
+    expect(classify(1, response(200), schedule, { cancelled: true, again: true, disabled: false }, T0)).toMatchObject({
+      succeeded: true,
+      status: 'cancelled',
+      nextAt: null,
+    });
+    expect(classify(1, response(200), schedule, { cancelled: false, again: true, disabled: false }, T0)).toMatchObject({
+      succeeded: true,
+      status: 'pending',
+      nextAt: T0,
+    });
+    expect(classify(3, response(500), schedule, { cancelled: false, again: true, disabled: false }, T0)).toMatchObject({
+      succeeded: false,
+      status: 'pending',
+      nextAt: T0,
+    });
+  });
+
+  it('applies the answers that mean something: 410 disables, Retry-After delays (capped), 429/502/504 slow down', () => {
+    const ctx = { cancelled: false, again: false, disabled: false };
+    const withHeader = (status: number, retryAfter: string): SendResult => ({
+      durationMs: 1,
+      response: { status, headers: { 'retry-after': retryAfter }, body: '', truncated: false },
+      error: null,
+    });
+    expect(classify(1, response(410), schedule, ctx, T0)).toMatchObject({ status: 'failed', nextAt: null, rule: 'gone', disable: true });
+    expect(classify(1, withHeader(429, '120'), schedule, ctx, T0)).toMatchObject({
+      status: 'pending',
+      nextAt: T0 + 120_000,
+      rule: 'retry_after',
+      slowDown: true,
+    });
+    expect(classify(1, withHeader(503, '99999'), schedule, ctx, T0)).toMatchObject({
+      nextAt: T0 + 300_000,
+      rule: 'retry_after',
+      slowDown: false,
+    });
+    expect(classify(1, withHeader(503, new Date(T0 + 42_000).toUTCString()), schedule, ctx, T0)).toMatchObject({ nextAt: T0 + 42_000 });
+    expect(classify(1, withHeader(500, '120'), schedule, ctx, T0)).toMatchObject({ nextAt: T0 + 5_000, rule: 'backoff' });
+    expect(classify(1, withHeader(429, 'soon'), schedule, ctx, T0)).toMatchObject({ nextAt: T0 + 5_000, rule: 'backoff', slowDown: true });
+    for (const status of [502, 504])
+      expect(classify(1, response(status), schedule, ctx, T0)).toMatchObject({ slowDown: true, rule: 'backoff' });
+    expect(classify(3, response(500), schedule, ctx, T0)).toMatchObject({ status: 'failed', rule: 'exhausted' });
+    expect(classify(1, response(500), schedule, { ...ctx, disabled: true }, T0)).toMatchObject({
+      status: 'skipped',
+      nextAt: null,
+      rule: 'disabled',
+    });
+    expect(classify(1, response(200), schedule, { ...ctx, disabled: true }, T0)).toMatchObject({ status: 'succeeded', rule: 'success' });
   });
 });

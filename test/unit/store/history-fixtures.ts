@@ -59,6 +59,8 @@ export function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {
     error: null,
     succeeded: true,
     next_attempt_at: null,
+    rule: 'success',
+    rule_detail: '200: delivered',
     ...over,
   };
 }

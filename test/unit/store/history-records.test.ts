@@ -18,6 +18,13 @@ describe('attemptLine', () => {
       attempt({ response: null, error: 'ECONNREFUSED: "connect" failed', succeeded: false, next_attempt_at: 1_700_000_000_123 }),
       attempt({ response: { status: 500, headers: {}, body: longBody + longBody, truncated: true }, succeeded: false }),
       attempt({ duration_ms: 0, attempt: 7 }),
+      attempt({
+        response: { status: 429, headers: { 'retry-after': '7' }, body: '', truncated: false },
+        succeeded: false,
+        rule: 'retry_after',
+        rule_detail: '429 "x"',
+        slowed_down: true,
+      }),
     ];
     for (const a of variants) {
       expect(isStandardAttempt(a)).toBe(true); // the fast path is what is compared here
@@ -32,8 +39,11 @@ describe('attemptLine', () => {
     const extra = { ...attempt(), note: 'imported' } as AttemptRecord;
     const nan = attempt({ duration_ms: Number.NaN });
     const extraInRequest = attempt({ request: { ...attempt().request, extra: 1 } as AttemptRecord['request'] });
+    const older = { ...attempt() } as Partial<AttemptRecord>;
+    delete older.rule;
+    delete older.rule_detail;
     const noHeaders = attempt({ response: { status: 200, body: 'ok', truncated: false } as AttemptRecord['response'] });
-    for (const a of [extra, nan, extraInRequest, noHeaders]) {
+    for (const a of [extra, nan, extraInRequest, noHeaders, older as AttemptRecord]) {
       expect(isStandardAttempt(a)).toBe(false);
       expect(attemptLine(a)).toBe(plain(a));
     }

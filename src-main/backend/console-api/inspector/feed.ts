@@ -76,7 +76,7 @@ interface CaptureItem {
 /** Every capture that passes the filters, newest first. */
 export function filteredCaptures(ctx: RowContext, f: InspectorFilter): CaptureItem[] {
   if (f.kind === 'delivery') return [];
-  if (f.outcome && ['succeeded', 'failed', 'pending', 'cancelled'].includes(f.outcome)) return [];
+  if (f.outcome && ['succeeded', 'failed', 'pending', 'cancelled', 'skipped'].includes(f.outcome)) return [];
   const out: CaptureItem[] = [];
   const inboxIds = f.inbox_id ? [f.inbox_id] : ctx.receiver.inboxes.all().map((i) => i.id);
   for (const inboxId of inboxIds) {

@@ -45,7 +45,7 @@ export function computeStats(
         break;
       }
       const i = slot(timeOf(d.last_attempt_at ?? d.created_at));
-      if (i === -1 || d.status === 'cancelled') continue;
+      if (i === -1 || d.status === 'cancelled' || d.status === 'skipped') continue;
       const row = deliveryRow(ctx, d);
       if (!matches(row, f)) continue;
       const key = d.status === 'pending' ? (d.attempts > 0 ? 'retrying' : 'pending') : d.status;

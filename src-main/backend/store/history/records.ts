@@ -51,7 +51,8 @@ function standardAttemptJson(a: AttemptRecord, id: string): string {
   return (
     `{"delivery_id":${id},"subscription_id":${JSON.stringify(a.subscription_id)},"attempt":${a.attempt},"started_at":${JSON.stringify(a.started_at)},` +
     `"duration_ms":${a.duration_ms},"request":{"method":"POST","url":${JSON.stringify(req.url)},"headers":${JSON.stringify(req.headers)},"body":${jsonString(req.body)}},` +
-    `"response":${response},"error":${a.error === null ? 'null' : JSON.stringify(a.error)},"succeeded":${a.succeeded},"next_attempt_at":${a.next_attempt_at}}`
+    `"response":${response},"error":${a.error === null ? 'null' : JSON.stringify(a.error)},"succeeded":${a.succeeded},"next_attempt_at":${a.next_attempt_at},` +
+    `"rule":${JSON.stringify(a.rule)},"rule_detail":${JSON.stringify(a.rule_detail)}${a.slowed_down ? ',"slowed_down":true' : ''}}`
   );
 }
 
@@ -71,7 +72,9 @@ export function isStandardAttempt(a: AttemptRecord): boolean {
   return (
     typeof a === 'object' &&
     a.constructor === Object &&
-    keyCount(a) === 10 &&
+    keyCount(a) === (a.slowed_down === true ? 13 : 12) &&
+    typeof a.rule === 'string' &&
+    typeof a.rule_detail === 'string' &&
     typeof a.delivery_id === 'string' &&
     typeof a.subscription_id === 'string' &&
     isNum(a.attempt) &&
