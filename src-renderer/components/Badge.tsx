@@ -30,18 +30,30 @@ export function RecipientStatusBadge({ status }: { status: RecipientStatus }) {
   return <span className={`badge badge-${REC_TONE[status] ?? 'neutral'}`}>{status}</span>;
 }
 
-const DEL_TONE: Record<DeliveryStatus, string> = {
-  pending: 'warning',
-  succeeded: 'success',
-  failed: 'danger',
-  cancelled: 'muted',
-  skipped: 'muted',
-};
+/**
+ * A delivery's state in one word and one colour, the same everywhere (the inspector's
+ * list and its chart legend, the document timeline, the webhooks list, a subscription's
+ * log): waiting for its next try after a failed one is "retrying" (amber), not yet tried
+ * is "not sent yet" (grey).
+ */
+export function deliveryState(status: DeliveryStatus | string, attempts: number): { word: string; tone: string } {
+  switch (status) {
+    case 'pending':
+      return attempts > 0 ? { word: 'retrying', tone: 'warning' } : { word: 'not sent yet', tone: 'neutral' };
+    case 'succeeded':
+      return { word: 'succeeded', tone: 'success' };
+    case 'failed':
+      return { word: 'failed', tone: 'danger' };
+    default:
+      return { word: status, tone: 'muted' };
+  }
+}
 
-export function DeliveryStatusBadge({ status, code }: { status: DeliveryStatus; code?: number | null }) {
+export function DeliveryStatusBadge({ status, attempts, code }: { status: DeliveryStatus; attempts: number; code?: number | null }) {
+  const { word, tone } = deliveryState(status, attempts);
   return (
-    <span className={`badge badge-${DEL_TONE[status] ?? 'neutral'}`}>
-      {status}
+    <span className={`badge badge-${tone}`}>
+      {word}
       {code != null ? ` · ${code}` : ''}
     </span>
   );

@@ -107,7 +107,7 @@ describe('a damaged journal', () => {
       public_id: 'doc_v1line',
       company_id: 'co_old',
       title: 'From a v1 journal',
-      status: 'draft',
+      status: 'DRAFT',
       recipients: [],
       metadata: {},
       created_at: '2025-01-01T00:00:00.000Z',

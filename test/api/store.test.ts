@@ -12,15 +12,17 @@ const running: TestBackend[] = [];
 afterEach(async () => {
   while (running.length) await running.pop()!.destroy();
 });
-async function start(dir?: string) {
-  const t = await startTestBackend({}, dir);
+async function start(dir?: string, overrides: Parameters<typeof startTestBackend>[0] = {}) {
+  const t = await startTestBackend(overrides, dir);
   running.push(t);
   return t;
 }
 
 describe('store', () => {
   it('has every change, its event and its pending delivery on disk when the API answers', async () => {
-    const t = await start();
+    // A long retry wait: the delivery stays pending while the copy is taken, however
+    // slowly (the default test schedule finished it in 150 ms, under load before the copy).
+    const t = await start(undefined, { retrySchedule: [60] });
     await t.api('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/unreachable', type: 'document.updated' });
     const doc = (await t.api('POST', '/v2/test_helpers/documents', { title: 'On disk', recipients: [{ name: 'a', email: 'a@b.co' }] }))
       .body;

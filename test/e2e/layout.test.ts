@@ -111,6 +111,40 @@ describe.skipIf(!ready)('layout from 800 px up', () => {
     },
   );
 
+  it('says a delivery waiting for its next try in one word and one colour on every screen', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(inst.console_url);
+    await settled(page);
+    // Delivery badges: not a recipient's ("pending" is a recipient's own state).
+    const badges = `[...document.querySelectorAll('main .badge')].filter((b) => b.closest('table')?.caption?.textContent !== 'Recipients').map((b) => [b.textContent.trim(), b.className])`;
+    // The subscription to a closed port: every one of its deliveries is waiting for a retry.
+    await page.goto(`${inst.app_url}/settings/integrations/webhooks`);
+    await settled(page);
+    const closed = page.getByRole('link', { name: /127\.0\.0\.1:9\// });
+    const subscriptionPath = new URL((await closed.getAttribute('href'))!, inst.app_url).pathname.replace(/^\/app/, '');
+    const screens = [
+      '/settings/integrations/webhooks',
+      subscriptionPath,
+      '/inspector',
+      SCREENS.find((s: Screen) => s.name === 'document').path(seed),
+    ];
+    for (const path of screens) {
+      await page.goto(`${inst.app_url}${path}`);
+      await settled(page);
+      await waitUntil(`a retrying delivery on ${path}`, async () =>
+        ((await page.evaluate(badges)) as [string, string][]).some(([t]) => t.startsWith('retrying')),
+      );
+      const found = (await page.evaluate(badges)) as [string, string][];
+      for (const [text, cls] of found) {
+        expect(text, path).not.toMatch(/^pending/);
+        if (text.startsWith('retrying')) expect(cls, `${path}: ${text}`).toContain('badge-warning');
+      }
+    }
+    expect(await page.locator('.chart-legend, main').getByText('retrying').first().isVisible()).toBe(true);
+    await context.close();
+  });
+
   it('folds the sidebar behind "Menu" under 1000 px, and keeps it beside the content above', async () => {
     const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
     const page = await context.newPage();

@@ -7,6 +7,7 @@ import type { Low } from 'lowdb';
 import type { DurableJsonFile } from './durable-file.js';
 import { describeDamage, replayJournals } from './journal-replay.js';
 import { emptyData, type DbData } from './schema.js';
+import { keepRejected, rejectMalformed } from './rejected-records.js';
 import { systemClock } from '../clock.js';
 
 export interface Recovered {
@@ -29,7 +30,9 @@ export async function recoverState(dataDir: string, db: Low<DbData>, file: Durab
   }
   const replay = replayJournals(dataDir, db.data, systemClock.now());
   for (const d of replay.damage) warnings.push(describeDamage(d));
-  return { data: db.data, warnings, foldNow: replay.damage.length > 0 };
+  const rejected = rejectMalformed(db.data);
+  if (rejected.length > 0) warnings.push(keepRejected(dataDir, rejected, systemClock.now()));
+  return { data: db.data, warnings, foldNow: replay.damage.length > 0 || rejected.length > 0 };
 }
 
 function moveJournalsAside(dataDir: string, suffix: string): void {

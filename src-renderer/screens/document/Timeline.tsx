@@ -32,7 +32,7 @@ export function Timeline({ documentId }: { documentId: string }) {
             <ul className="timeline-deliveries" aria-label={`Deliveries of ${e.type}`}>
               {e.deliveries.map((d) => (
                 <li key={d.id} className="timeline-delivery">
-                  <DeliveryStatusBadge status={d.status} code={d.last_status_code} />
+                  <DeliveryStatusBadge status={d.status} attempts={d.attempts} code={d.last_status_code} />
                   <Link to={linkTo.subscription(d.subscription_id, d.id)} className="truncate mono">
                     {d.url}
                   </Link>

@@ -1,8 +1,9 @@
 // One received request in full: the verdict in words, the duplicate flag, what arrived
 // (method, path, headers in order and case, the body formatted or raw), what the inbox
-// answered, and the actions: replay to any URL, copy as curl, compare with what the
+// answered (for a forwarding inbox: the app's answer), and the actions: replay to any URL, copy as curl, compare with what the
 // local service sent. Everything received is shown as text.
 import { useState } from 'react';
+import type { CaptureDetail as CaptureDetailView } from '@shared/inspector-types.js';
 import { useQuery } from '@tanstack/react-query';
 import { captureCurl, captureDetailQuery } from '../../api/inspector.js';
 import { inboxListQuery } from '../../api/receiver.js';
@@ -15,16 +16,58 @@ import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
 import { BodyView } from './BodyView.js';
 import { CurlButton } from './CurlButton.js';
-import { HeadersTable, headerPairs } from './HeadersTable.js';
+import { HeadersTable } from './HeadersTable.js';
+import { CaptureAnswer, answerText } from './CaptureAnswer.js';
 import { ReplayForm } from './ReplayForm.js';
 import { VerdictPanel } from './VerdictPanel.js';
 
-function answerText(r: { status: number | null; delay_ms: number; hang: boolean; sender_gave_up_after_ms?: number }): string {
-  if (r.hang)
-    return r.sender_gave_up_after_ms !== undefined
-      ? `Never answered (hang); the sender gave up after ${r.sender_gave_up_after_ms} ms`
-      : 'Never answered (hang)';
-  return `HTTP ${r.status}${r.delay_ms ? ` after a ${r.delay_ms} ms delay` : ''}`;
+type Detail = CaptureDetailView;
+
+function CaptureFacts({
+  capture: c,
+  inbox,
+  delivery,
+}: {
+  capture: Detail['capture'];
+  inbox: Detail['inbox'];
+  delivery: Detail['delivery'];
+}) {
+  return (
+    <dl className="detail-facts">
+      <Fact label="Received">
+        <Time iso={c.received_at} mode="exact" />
+      </Fact>
+      <Fact label="Inbox">
+        <Link to={linkTo.receiver()}>{inbox.name ?? inbox.id}</Link>
+      </Fact>
+      <Fact label="Answered">{answerText(c.response, c.forward)}</Fact>
+      <Fact label="Size">
+        {c.size} bytes{c.body_truncated ? ' (over the limit: only the start was kept)' : ''}
+      </Fact>
+      {c.webhook_id && (
+        <Fact label="webhook-id" className="mono">
+          {c.webhook_id} <CopyButton value={c.webhook_id} what="webhook-id" />
+          {c.attempt_for_id > 1 && <span className="subtle"> · request {c.attempt_for_id} with it</span>}
+        </Fact>
+      )}
+      {delivery && (
+        <Fact label="Sent by" className="mono">
+          delivery {delivery.id}
+          {delivery.document_id && (
+            <>
+              {' · '}
+              <Link to={linkTo.document(delivery.document_id)}>{delivery.document_id}</Link>
+            </>
+          )}
+        </Fact>
+      )}
+      {c.remote_address && (
+        <Fact label="From" className="mono">
+          {c.remote_address}
+        </Fact>
+      )}
+    </dl>
+  );
 }
 
 export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captureId: string) => void }) {
@@ -64,40 +107,7 @@ export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captu
           onClose={() => setReplaying(false)}
         />
       )}
-      <dl className="detail-facts">
-        <Fact label="Received">
-          <Time iso={c.received_at} mode="exact" />
-        </Fact>
-        <Fact label="Inbox">
-          <Link to={linkTo.receiver()}>{inbox.name ?? inbox.id}</Link>
-        </Fact>
-        <Fact label="Answered">{answerText(c.response)}</Fact>
-        <Fact label="Size">
-          {c.size} bytes{c.body_truncated ? ' (over the limit: only the start was kept)' : ''}
-        </Fact>
-        {c.webhook_id && (
-          <Fact label="webhook-id" className="mono">
-            {c.webhook_id} <CopyButton value={c.webhook_id} what="webhook-id" />
-            {c.attempt_for_id > 1 && <span className="subtle"> · request {c.attempt_for_id} with it</span>}
-          </Fact>
-        )}
-        {delivery && (
-          <Fact label="Sent by" className="mono">
-            delivery {delivery.id}
-            {delivery.document_id && (
-              <>
-                {' · '}
-                <Link to={linkTo.document(delivery.document_id)}>{delivery.document_id}</Link>
-              </>
-            )}
-          </Fact>
-        )}
-        {c.remote_address && (
-          <Fact label="From" className="mono">
-            {c.remote_address}
-          </Fact>
-        )}
-      </dl>
+      <CaptureFacts capture={c} inbox={inbox} delivery={delivery} />
       <section className="detail-section" aria-label="Request headers">
         <h3 className="detail-h">Headers</h3>
         <HeadersTable headers={c.headers} label="Request headers as received" />
@@ -105,11 +115,7 @@ export function CaptureDetail({ id, onCompare }: { id: string; onCompare: (captu
       <section className="detail-section" aria-label="Request body">
         <BodyView label="Body" text={c.body_text} base64={c.body_base64} />
       </section>
-      <section className="detail-section" aria-label="The inbox's answer">
-        <h3 className="detail-h">Answer given</h3>
-        <HeadersTable headers={headerPairs(c.response.headers)} label="Answer headers" />
-        {!c.response.hang && <BodyView label="Answer body" text={c.response.body} />}
-      </section>
+      <CaptureAnswer capture={c} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // The inspector's live list: one dense row per delivery sent and per request received,
 // newest first, windowed (VirtualList) so it stays smooth at any length. Received
 // values (paths, event types) are shown as text only.
+import { deliveryState } from '../../components/Badge.js';
 import { memo } from 'react';
 import type { InspectorRow } from '@shared/inspector-types.js';
 import { VirtualList } from './VirtualList.js';
@@ -8,8 +9,6 @@ import { verdictWords } from './verdict-text.js';
 
 /** Must match .vlist-row's height in inspector.css. */
 export const ROW_HEIGHT = 34;
-
-const OUTCOME_TONE: Record<string, string> = { succeeded: 'success', failed: 'danger', pending: 'warning', cancelled: 'muted' };
 
 export function clock(iso: string): string {
   const d = new Date(iso);
@@ -36,12 +35,8 @@ export function OutcomeBadge({ row }: { row: InspectorRow }) {
     const w = verdictWords(row.verdict);
     return <span className={`badge badge-${w.tone}`}>{w.short}</span>;
   }
-  const retrying = row.outcome === 'pending' && row.attempts > 0;
-  return (
-    <span className={`badge badge-${retrying ? 'danger' : (OUTCOME_TONE[row.outcome] ?? 'neutral')}`}>
-      {retrying ? 'retrying' : row.outcome}
-    </span>
-  );
+  const { word, tone } = deliveryState(row.outcome, row.attempts);
+  return <span className={`badge badge-${tone}`}>{word}</span>;
 }
 
 export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: InspectorRow; inboxName: (id: string) => string | null }) {

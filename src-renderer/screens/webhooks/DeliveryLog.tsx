@@ -88,7 +88,7 @@ function DeliveryItem(props: {
           </span>
           <span className="mono delivery-type">{d.event_type}</span>
         </button>
-        <DeliveryStatusBadge status={d.status} code={d.last_status_code} />
+        <DeliveryStatusBadge status={d.status} attempts={d.attempts} code={d.last_status_code} />
         <span className="subtle delivery-attempts">
           {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
           {d.last_duration_ms != null ? ` · ${d.last_duration_ms} ms` : ''}

@@ -118,7 +118,7 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
       <td>
         {latest ? (
           <span className="last-delivery">
-            <DeliveryStatusBadge status={latest.status} code={latest.last_status_code} />
+            <DeliveryStatusBadge status={latest.status} attempts={latest.attempts} code={latest.last_status_code} />
             <span className="subtle">
               <Time iso={latest.last_attempt_at ?? latest.created_at} />
             </span>
