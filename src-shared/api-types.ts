@@ -153,6 +153,8 @@ export interface Attempt {
   rule_detail?: string;
   /** 429/502/504: this subscription's sending was slowed down (one attempt at a time for a while). */
   slowed_down?: boolean;
+  /** The deliberate faults this attempt carried (test helpers), absent for an ordinary one. */
+  faults?: FaultName[];
 }
 
 /** GET /v2/webhooks/{id}/deliveries/{delivery_id}: the summary with every attempt. */
@@ -257,4 +259,31 @@ export interface TestClockView {
   frozen: boolean;
   /** How far the service's time is ahead of the wall clock, in whole seconds. */
   offset_seconds: number;
+}
+
+/** The deliberate faults a subscription's deliveries can carry (docs/testing-your-endpoint.md, "Faults"). */
+export const FAULT_NAMES = ['duplicate', 'reorder', 'delay', 'stale_timestamp', 'wrong_secret', 'rotation', 'redirect'] as const;
+export type FaultName = (typeof FAULT_NAMES)[number];
+
+/** `share`: the part of attempts (0 to 1) that carry the fault; 1 when left out. */
+interface Share {
+  share?: number;
+}
+
+/** PUT /v2/test_helpers/webhooks/{id}/faults: each fault present is on. */
+export interface WebhookFaults {
+  duplicate?: Share;
+  reorder?: Share & { window_ms: number };
+  delay?: Share & { ms: number };
+  stale_timestamp?: Share & { seconds: number };
+  wrong_secret?: Share;
+  rotation?: Share;
+  redirect?: Share & { status?: 301 | 302 | 303 | 307 | 308 };
+}
+
+/** The answer of the faults routes. */
+export interface WebhookFaultsView {
+  object: 'webhook_faults';
+  subscription_id: string;
+  faults: WebhookFaults;
 }

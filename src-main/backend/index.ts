@@ -13,6 +13,8 @@ import type { HistoryLog } from './store/history-types.js';
 import { ChangeBus } from './bus.js';
 import { Domain } from './domain/domain.js';
 import { createDeliveryEngine } from './delivery/engine.js';
+import { FaultRegistry } from './delivery/faults.js';
+import { Redirector } from './delivery/redirector.js';
 import type { DeliveryEngine } from './delivery/engine-types.js';
 import { Outbox } from './delivery/outbox.js';
 import type { Clock } from './clock.js';
@@ -185,7 +187,11 @@ async function stopParts(p: Parts): Promise<void> {
 }
 
 /** The API listener: the console, then the service API. */
-function createApiServer(consoleDeps: Parameters<typeof mountConsole>[1], service: Parameters<typeof createServiceApp>[0]): Server {
+function createApiServer(
+  consoleDeps: Parameters<typeof mountConsole>[1],
+  service: Parameters<typeof createServiceApp>[0],
+  redirector: Redirector,
+): Server {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -194,7 +200,7 @@ function createApiServer(consoleDeps: Parameters<typeof mountConsole>[1], servic
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
   const fastRead = fastDocumentRead(service.domain, service.config);
   return createServer((req, res) => {
-    if (!fastRead(req, res)) app(req, res);
+    if (!redirector.handle(req, res) && !fastRead(req, res)) app(req, res);
   });
 }
 
@@ -217,7 +223,9 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const settings = { disableAfterFailingSeconds: config.disableAfterFailingSeconds, rotationOverlapSeconds: config.rotationOverlapSeconds };
   const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app`, settings });
   const health = { attempted: domain.recordAttempt };
-  const engine = createDeliveryEngine({ store, outbox, bus, config, clock, health });
+  const faults = new FaultRegistry(store);
+  const redirector = new Redirector(apiBase);
+  const engine = createDeliveryEngine({ store, outbox, bus, config, clock, health, faults, redirector });
   const clockControl = clockControlFor(clock, { store, bus, inFlight: () => engine.inFlight() });
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
@@ -246,10 +254,9 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     warnings,
     addresses,
   };
-  const apiServer = createApiServer(
-    { ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api },
-    { domain, config, clockControl, runCheck: (input) => runCheck(checkDeps, input), receiver, scenarios },
-  );
+  const runChecks = (input: Parameters<typeof runCheck>[1]) => runCheck(checkDeps, input);
+  const service = { domain, config, clockControl, faults: { registry: faults, store }, runCheck: runChecks, receiver, scenarios };
+  const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, service, redirector);
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
   const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, clockControl, scenarios, warnings, ...servers };

@@ -1,6 +1,7 @@
 // The one-line facts of a delivery attempt, the same in the webhook's delivery log and
 // in the inspector: its number, the answer (or none), how long it took, when it started
-// and, when another was due, when the retry comes (or came); which delivery rule applied.
+// and, when another was due, when the retry comes (or came); which delivery rule applied;
+// a deliberate fault it carried is marked as such, so nobody mistakes it for a bug.
 import type { Attempt } from '@shared/api-types.js';
 import { useServiceNow } from '../now.js';
 import { Time } from './Time.js';
@@ -11,6 +12,11 @@ export function AttemptFacts({ a }: { a: Attempt }) {
   return (
     <>
       <strong>Attempt {a.attempt}</strong>
+      {a.faults?.map((f) => (
+        <span key={f} className="badge badge-warning" title="A deliberate fault set on this subscription (test helpers), not a bug">
+          fault: {f.replace(/_/g, ' ')}
+        </span>
+      ))}
       <span>{a.response ? `HTTP ${a.response.status}` : 'No response'}</span>
       <span className="subtle">{a.duration_ms} ms</span>
       <span className="subtle">

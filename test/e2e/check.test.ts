@@ -84,6 +84,11 @@ describe.skipIf(!ready)('the "Check an endpoint" screen in Chromium', () => {
     await expect.poll(() => rows.filter({ hasText: 'check' }).count()).toBeGreaterThan(0);
     expect(await rows.filter({ hasNotText: 'check' }).count()).toBe(0);
     expect(await page.getByLabel('Origin').inputValue()).toBe('check');
+    // A row opens as a check's request: its check, not a deleted subscription; never sent again.
+    await rows.first().click();
+    await page.getByText('Endpoint check', { exact: true }).waitFor();
+    await page.getByText('Sent by an endpoint check: a check sends each request once.').waitFor();
+    expect(await page.getByText('(deleted)').count()).toBe(0);
   });
 
   it('names a bad field beside it, and sends nothing', async () => {

@@ -5,7 +5,7 @@ import type { PendingDelivery } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { HistoryLog } from '../store/history-types.js';
 import type { SendResult } from './http-sender.js';
-import type { AttemptRule, DeliveryStatus } from '@shared/api-types.js';
+import type { AttemptRule, DeliveryStatus, FaultName } from '@shared/api-types.js';
 
 export interface EndedAttempt {
   row: DeepReadonly<PendingDelivery>;
@@ -23,6 +23,8 @@ export interface EndedAttempt {
   rule: AttemptRule;
   detail: string;
   slowDown: boolean;
+  /** The deliberate faults it carried (test helpers). */
+  faults?: FaultName[];
   /** A conformance check's request (Outbox.recordCheck). */
   origin?: 'check';
 }
@@ -44,6 +46,7 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     rule: a.rule,
     rule_detail: a.detail,
     ...(a.slowDown ? { slowed_down: true } : {}),
+    ...(a.faults && a.faults.length > 0 ? { faults: a.faults } : {}),
   });
   history.recordDelivery({
     id: row.id,

@@ -3,11 +3,14 @@
 // the delivery (the retry policy). No store and no history here: the engine records
 // what comes out.
 import type { KeyObject } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { PendingDelivery, SubscriptionRecord } from '../store/schema.js';
-import { signingKey, webhookHeaders } from './signing.js';
+import { generateSecret, signingKey, webhookHeaders } from './signing.js';
 import { liveSecrets } from './secret-rotation.js';
+import { NO_FAULTS, type FaultPlan } from './faults.js';
+import { ReorderWindow } from './reorder-window.js';
+import type { Redirector } from './redirector.js';
 import { decideAfterAttempt } from './retry-policy.js';
 import type { SendResult } from './http-sender.js';
 import { BodyBytes } from './body-bytes.js';
@@ -26,6 +29,10 @@ export interface SentAttempt {
   /** The body as sent ('' when the event body was gone and nothing was sent). */
   body: string;
   result: SendResult;
+  /** Where it went: the subscription's URL, or a redirecting one of ours (the redirect fault). */
+  url: string;
+  /** The deliberate faults it carried. */
+  faults: FaultPlan['names'];
 }
 
 export const BODY_GONE = 'The event body is no longer stored; nothing was sent.';
@@ -34,28 +41,60 @@ export class Attempts {
   private readonly keys = new Map<string, { secret: string; key: KeyObject }>();
   private readonly bodies = new BodyBytes();
 
+  private readonly reorder = new ReorderWindow();
+
   constructor(
     private readonly sender: Sender,
     private readonly clock: Clock,
+    private readonly redirector?: Redirector,
   ) {}
 
   /**
-   * Signs and sends one attempt of `row` to `sub`; `body` undefined: the event's body is
-   * gone; `slow`: the endpoint keeps timing out (the shorter deadline). Never rejects.
+   * Signs and sends one attempt of `row` to `sub`, carrying the faults `plan` names;
+   * `body` undefined: the event's body is gone; `slow`: the endpoint keeps timing out
+   * (the shorter deadline). Never rejects.
    */
   async send(
     row: DeepReadonly<PendingDelivery>,
     sub: DeepReadonly<SubscriptionRecord>,
     body: string | undefined,
     slow = false,
+    plan: FaultPlan = NO_FAULTS,
   ): Promise<SentAttempt> {
-    const startedAt = this.clock.now();
-    if (body === undefined) return { startedAt, headers: {}, body: '', result: { durationMs: 0, response: null, error: BODY_GONE } };
-    const bytes = this.bodies.get(row.event_id, body);
-    const secret = this.keysFor(sub, startedAt);
-    const headers = webhookHeaders({ secret, msgId: row.id, timestamp: Math.floor(startedAt / 1000), body: bytes });
-    const result = await this.sender.send(sub.url, headers, bytes, slow);
-    return { startedAt, headers, body, result };
+    const faults = plan.names;
+    if (body === undefined) {
+      const result = { durationMs: 0, response: null, error: BODY_GONE };
+      return { startedAt: this.clock.now(), headers: {}, body: '', result, url: sub.url, faults: [] };
+    }
+    // Real time: a fault's delay and reorder window are what the endpoint waits, whatever the service's clock says.
+    if (plan.delayMs > 0) await new Promise<void>((r) => systemClock.setTimeout(r, plan.delayMs));
+    const done = plan.reorderWindowMs > 0 ? await this.reorder.hold(sub.public_id, plan.reorderWindowMs) : undefined;
+    try {
+      const startedAt = this.clock.now();
+      const bytes = this.bodies.get(row.event_id, body);
+      const headers = this.headersFor(row, sub, bytes, startedAt, plan);
+      const url = plan.redirectStatus && this.redirector ? this.redirector.urlFor(sub.url, plan.redirectStatus) : sub.url;
+      const result = await this.sender.send(url, headers, bytes, slow);
+      // The same request again, at once: the endpoint must deduplicate on webhook-id.
+      if (plan.duplicate) await this.sender.send(sub.url, headers, bytes, slow);
+      return { startedAt, headers, body, result, url, faults };
+    } finally {
+      done?.();
+    }
+  }
+
+  private headersFor(
+    row: DeepReadonly<PendingDelivery>,
+    sub: DeepReadonly<SubscriptionRecord>,
+    bytes: Buffer,
+    now: number,
+    plan: FaultPlan,
+  ): Record<string, string> {
+    const timestamp = Math.floor(now / 1000) - plan.staleSeconds;
+    const live = this.keysFor(sub, now);
+    // rotation: as during a secret rotation, first a signature with a secret the endpoint does not have, then the right one(s).
+    const secret = plan.wrongSecret ? generateSecret() : plan.rotation ? [generateSecret(), ...[live].flat()] : live;
+    return webhookHeaders({ secret, msgId: row.id, timestamp, body: bytes });
   }
 
   /** Drops the cached key of a deleted subscription. */

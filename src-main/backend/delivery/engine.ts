@@ -19,6 +19,8 @@ import { Scheduler, type Job } from './scheduler.js';
 import { SlowEndpoints } from './slow-endpoints.js';
 import { Attempts, BODY_GONE, classify, type SentAttempt } from './attempt.js';
 import { FlushPolicy } from './flush-policy.js';
+import { NO_FAULTS, type FaultRegistry } from './faults.js';
+import type { Redirector } from './redirector.js';
 import type { Outbox, OutboxListener, OutboxWork } from './outbox.js';
 import type { DeliveryStatus } from '@shared/api-types.js';
 
@@ -29,6 +31,10 @@ export interface DeliveryEngineDeps {
   config: BackendConfig;
   /** The service's clock (the system clock by default). */
   clock?: Clock;
+  /** Deliberate faults per subscription (test helpers); none when absent. */
+  faults?: FaultRegistry;
+  /** Where the redirect fault sends an attempt first. */
+  redirector?: Redirector;
   /** Endpoint health (domain/subscription-health.ts): told of every ended attempt; may disable the subscription. */
   health?: EndpointHealth;
 }
@@ -70,7 +76,7 @@ class Engine implements DeliveryEngine, OutboxListener {
       clock,
       onDue: () => this.pump(),
     });
-    this.attempts = new Attempts(this.sender, clock);
+    this.attempts = new Attempts(this.sender, clock, deps.redirector);
     this.flush = new FlushPolicy({ clock, backlog: () => store.pendingDeliveries.size, write: () => store.commitLater() });
     deps.outbox.listen(this);
     // A failed write makes the store reload its last good state: changes since that write
@@ -149,9 +155,10 @@ class Engine implements DeliveryEngine, OutboxListener {
       if (sub.status === 'disabled') return this.cancel(job, 'skipped');
       let body = outbox.event(job.row.event_id)?.body;
       if (body === undefined) body = await outbox.loggedBody(job.row.event_id);
-      const sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id));
+      const plan = this.deps.faults?.plan(sub.public_id, job.attempts + 1) ?? NO_FAULTS;
+      const sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id), plan);
       this.slow.note(sub.public_id, sent.result.timedOut === true);
-      this.complete(job, sub.url, sent);
+      this.complete(job, sent.url, sent);
     } catch (err) {
       // A defect (the sender never throws); the row stays stored, so a restart retries it.
       console.error('[delivery] attempt failed unexpectedly:', err);
@@ -173,9 +180,10 @@ class Engine implements DeliveryEngine, OutboxListener {
     const o = classify(attempt, sent.result, config.retrySchedule, { cancelled, again: job.again, disabled }, this.clock.now());
     job.again = false;
     job.attempts = attempt;
-    const { startedAt, headers, body, result } = sent;
+    const { startedAt, headers, body, result, faults } = sent;
     const { succeeded, status, nextAt, rule, detail, slowDown } = o;
-    outbox.logAttempt({ row, attempt, url, startedAt, headers, body, result, succeeded, status, nextAt, rule, detail, slowDown });
+    const ended = { row, attempt, url, startedAt, headers, body, result, faults };
+    outbox.logAttempt({ ...ended, succeeded, status, nextAt, rule, detail, slowDown });
     if (slowDown) this.sched.slowDown(row.subscription_id);
     if (cancelled) this.sched.drop(job);
     else if (!job.detached) {

@@ -1,9 +1,10 @@
 // The objects the service API answers with, as JSON Schema: the same shapes as the wire
 // types in src-shared/api-types.ts (the values come from its constants), closed so that
 // a field the document does not state fails the API tests' response check.
-import { DOCUMENT_STATUSES, EVENT_TYPES } from '@shared/api-types.js';
+import { DOCUMENT_STATUSES, EVENT_TYPES, FAULT_NAMES } from '@shared/api-types.js';
+import { faultsBody } from '../service-api/fault-routes.js';
 import { ERROR_STATUS } from '../errors.js';
-import { int, iso, nullable, object, pageOf, prefixed, ref, str, type JsonSchema } from './schema-kit.js';
+import { fromZod, int, iso, nullable, object, pageOf, prefixed, ref, str, type JsonSchema } from './schema-kit.js';
 
 const headers: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 
@@ -70,8 +71,13 @@ const attempt = object(
     rule: { enum: ['success', 'backoff', 'retry_after', 'exhausted', 'gone', 'disabled'], description: 'Which delivery rule applied.' },
     rule_detail: str('The rule in words.'),
     slowed_down: { const: true, description: '429/502/504: the subscription was slowed down.' },
+    faults: {
+      type: 'array',
+      items: { enum: [...FAULT_NAMES] },
+      description: 'The deliberate faults this attempt carried (test helpers); absent on an ordinary attempt.',
+    },
   },
-  ['rule', 'rule_detail', 'slowed_down'],
+  ['rule', 'rule_detail', 'slowed_down', 'faults'],
 );
 
 const liveSecret = object({
@@ -143,6 +149,15 @@ export const componentSchemas: Record<string, JsonSchema> = {
     delivery_ids: { type: 'array', items: prefixed('msg_'), description: 'The deliveries sent again, oldest first.' },
   }),
   RemindResult: object({ document_id: prefixed('doc_'), reminded: { type: 'array', items: prefixed('rcp_') }, reminded_at: iso() }),
+  WebhookFaults: object(
+    {
+      object: { const: 'webhook_faults' },
+      subscription_id: prefixed('wh_'),
+      faults: fromZod(faultsBody),
+    },
+    [],
+    "A subscription's deliberate faults (an emulator extra).",
+  ),
   TestClock: object(
     {
       object: { const: 'test_clock' },

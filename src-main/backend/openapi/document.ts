@@ -10,6 +10,7 @@ import { documentsPaths } from './documents-paths.js';
 import { eventSchemas, webhookEntries } from './events.js';
 import { errorResponses, json, type PathItem } from './operation-kit.js';
 import { testClockPaths } from './test-clock-paths.js';
+import { testFaultPaths } from './test-fault-paths.js';
 import { scenarioPaths, scenarioSchemas } from './scenario-paths.js';
 import { testHelperPaths } from './test-helper-paths.js';
 import { testHelperWebhookPaths } from './test-helper-webhooks-paths.js';
@@ -59,6 +60,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...testHelperPaths,
       ...testHelperWebhookPaths,
       ...testClockPaths,
+      ...testFaultPaths,
       ...checksPaths,
       ...testInboxPaths,
       ...scenarioPaths,

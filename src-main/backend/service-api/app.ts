@@ -18,6 +18,9 @@ import { testHelperInboxRoutes } from './test-helper-inboxes.js';
 import type { Receiver } from '../receiver/receiver.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
+import { faultRoutes } from './fault-routes.js';
+import type { FaultRegistry } from '../delivery/faults.js';
+import type { Store } from '../store/store.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import type { ScenarioDeps } from '../scenarios/runner.js';
 import { ScenarioLibrary } from '../scenarios/library.js';
@@ -31,6 +34,8 @@ export interface ServiceAppDeps {
   receiver?: Receiver;
   /** The test clock's controls; absent when the backend runs on a clock a test moves itself (ManualClock). */
   clockControl?: ClockControl;
+  /** Deliberate faults per subscription (/v2/test_helpers/webhooks/{id}/faults). */
+  faults?: { registry: FaultRegistry; store: Store };
   /** What scenarios and demo packs run on; absent without the test clock (they run on it). */
   scenarios?: ScenarioDeps;
 }
@@ -56,6 +61,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use('/v2/webhooks', webhooksRoutes(deps.domain));
   app.use('/v2/test_helpers/checks', checkRoutes(deps.runCheck));
   if (deps.clockControl) app.use('/v2/test_helpers/clock', testClockRoutes(deps.clockControl));
+  if (deps.faults) app.use('/v2/test_helpers/webhooks', faultRoutes(deps.domain, deps.faults.store, deps.faults.registry));
   if (deps.scenarios) app.use('/v2/test_helpers', scenarioRoutes(deps.scenarios, new ScenarioLibrary()));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));

@@ -94,6 +94,8 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
   if (q.isError) return <ErrorNotice error={q.error} title="The delivery could not be loaded." />;
   const d = q.data;
   const last = d.attempts[d.attempts.length - 1];
+  /** Sent by the conformance scorecard: its subscription_id is the check's chk_ id. */
+  const fromCheck = d.row.origin === 'check';
   return (
     <div className="detail">
       <header className="detail-head">
@@ -119,7 +121,13 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         </button>
         {last && <CurlButton load={async () => curlOfAttempt(last.request)} />}
         {redeliver.isSuccess && <span className="action-result">Queued again.</span>}
-        {!d.subscription && <span className="action-reason">Its subscription no longer exists, so it cannot be sent again.</span>}
+        {!d.subscription && (
+          <span className="action-reason">
+            {fromCheck
+              ? 'Sent by an endpoint check: a check sends each request once.'
+              : 'Its subscription no longer exists, so it cannot be sent again.'}
+          </span>
+        )}
       </div>
       {redeliver.error != null && <ErrorNotice error={redeliver.error} title="Not redelivered." />}
       {d.delivery.last_error && <p className="notice notice-error">{d.delivery.last_error}</p>}
@@ -130,13 +138,19 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         <Fact label="URL" className="mono break">
           {d.delivery.url}
         </Fact>
-        <Fact label="Subscription" className="mono">
-          {d.subscription ? (
-            <Link to={linkTo.subscription(d.subscription.public_id)}>{d.subscription.public_id}</Link>
-          ) : (
-            `${d.delivery.subscription_id} (deleted)`
-          )}
-        </Fact>
+        {fromCheck ? (
+          <Fact label="Endpoint check" className="mono">
+            <Link to={linkTo.inspector({ origin: 'check', subscription: d.delivery.subscription_id })}>{d.delivery.subscription_id}</Link>
+          </Fact>
+        ) : (
+          <Fact label="Subscription" className="mono">
+            {d.subscription ? (
+              <Link to={linkTo.subscription(d.subscription.public_id)}>{d.subscription.public_id}</Link>
+            ) : (
+              `${d.delivery.subscription_id} (deleted)`
+            )}
+          </Fact>
+        )}
         {d.subscription && (
           <Fact label="Live secrets">
             <LiveSecrets subscriptionId={d.subscription.public_id} />
@@ -144,7 +158,8 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
         )}
         {d.delivery.document_id && (
           <Fact label="Document" className="mono">
-            <Link to={linkTo.document(d.delivery.document_id)}>{d.delivery.document_id}</Link>
+            {/* A check's documents are made up for its events: there is no page to open. */}
+            {fromCheck ? d.delivery.document_id : <Link to={linkTo.document(d.delivery.document_id)}>{d.delivery.document_id}</Link>}
           </Fact>
         )}
         <Fact label="Event" className="mono">
