@@ -32,7 +32,7 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // The backend is plain Node: it runs headless, in tests and in CI (DESIGN.md).
+    // The backend is plain Node: it runs headless, in tests and in CI (docs/architecture.md).
     files: ['src-main/backend/**/*.ts', 'src-shared/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The backend and shared code never import Electron.' }] }],

@@ -41,7 +41,7 @@ export function hasDisplay(env = process.env, platform = process.platform) {
   return platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
 
-/** The headless entry's ready line (CONTRACT.md section 2), or null. */
+/** The headless entry's ready line (docs/api.md section 2), or null. */
 export function parseReadyLine(line) {
   try {
     const value = JSON.parse(line);

@@ -1,4 +1,4 @@
-// The headless entry (CONTRACT.md section 2): the whole backend and the console page,
+// The headless entry (docs/api.md section 2): the whole backend and the console page,
 // no window. Prints one JSON ready line on stdout, stops cleanly on SIGTERM/SIGINT.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

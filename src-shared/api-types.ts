@@ -1,4 +1,4 @@
-// The JSON shapes the service API and the console API answer with (CONTRACT.md's public
+// The JSON shapes the service API and the console API answer with (docs/api.md's public
 // objects, plus what the console API adds: document list, timeline, keys, notifications,
 // session, status) and the live stream's change references. One definition for both
 // sides: the backend builds these (domain/views.ts, console-api/*) and the renderer

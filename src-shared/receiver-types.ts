@@ -192,6 +192,9 @@ export interface ImportResult {
   captures_added: number;
   events_added: number;
   deliveries_added: number;
+  /** Entries (inboxes, captures, events, deliveries) whose id is already here: left alone. */
+  already_present: number;
+  /** Malformed entries (and attempts), or captures of an inbox the file does not hold. */
   skipped: number;
 }
 

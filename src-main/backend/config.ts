@@ -1,4 +1,4 @@
-// Configuration from flags and environment (CONTRACT.md sections 2 and 8). Bad values
+// Configuration from flags and environment (docs/api.md sections 2 and 14). Bad values
 // are reported with the name of the setting; nothing here exits the process.
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ export interface BackendConfig {
   port: number;
   /** Receiver listener; 0 picks a free port. */
   receiverPort: number;
-  /** Always loopback (DESIGN.md security model). */
+  /** Always loopback (docs/architecture.md, docs/api.md section 1). */
   host: '127.0.0.1';
   dataDir: string;
   /** Ensures a company admin with this key exists ("Demo Company"). */

@@ -24,6 +24,7 @@ import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
+import { followTunnel } from './receiver/subscription-mover.js';
 import { createReceiverServer } from './receiver/server.js';
 import { createTunnel, type Tunnel } from './tunnel/tunnel.js';
 import { runCheck } from './checks/runner.js';
@@ -230,6 +231,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
   const publicUrl = () => tunnel.state().public_url;
   const receiver = createReceiver({ store, bus, config, history, clock, localUrl: receiverUrl, publicUrl });
+  followTunnel({ bus, receiver, store, domain, tunnel });
   const connections = new ConnectionRegistry({ store, clock, env: options.env ?? process.env, keyring: options.keyring });
   const addresses = (): BackendAddresses => ({
     api_url: apiBase(),

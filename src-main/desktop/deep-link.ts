@@ -1,5 +1,5 @@
 // Document links: `countersign://documents?d=<id>` (from the OS: a browser, a mail
-// client, a second launch) and `{app_url}/documents?d=<id>` (CONTRACT.md section 1).
+// client, a second launch) and `{app_url}/documents?d=<id>` (docs/api.md section 1).
 // Guards against a link being used to reach anything but one document screen: only the
 // `documents` path, only one `d` parameter, only a well-formed document id (so no
 // traversal, no extra query, no script), and the window is always sent to a URL built

@@ -1,4 +1,4 @@
-// Deliveries end to end over real HTTP (CONTRACT.md section 7): a real backend sends to
+// Deliveries end to end over real HTTP (docs/api.md section 12): a real backend sends to
 // a real loopback receiver; signatures are checked with the standardwebhooks library.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
@@ -124,7 +124,7 @@ describe('retries', () => {
     expect(sink.received).toHaveLength(4);
   });
 
-  it('deleting a subscription cancels its pending retries', async () => {
+  it('deleting a subscription cancels its pending retries; a cancelled delivery is not redelivered (404)', async () => {
     const slow = await startTestBackend({ retrySchedule: [0.4, 0.4] });
     try {
       sink = await startSink();
@@ -132,8 +132,14 @@ describe('retries', () => {
       const sub = (await slow.api('POST', '/v2/webhooks', { url: sink.url, type: 'document.created' })).body;
       await slow.api('POST', '/v2/test_helpers/documents', { title: 'x', recipients: [{ name: 'a', email: 'a@b.co' }] });
       await sink.waitFor(1);
+      const [delivery] = (await slow.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data;
       expect((await slow.api('DELETE', `/v2/webhooks/${sub.public_id}`)).status).toBe(204);
       expect(slow.backend.store.pendingDeliveries.size).toBe(0);
+      expect(slow.backend.history.getDelivery(delivery.id)?.status).toBe('cancelled');
+      // A cancelled delivery cannot be redelivered: its subscription is gone (docs/api.md, Redeliver; issue 12).
+      const again = await slow.api('POST', `/v2/webhooks/${sub.public_id}/deliveries/${delivery.id}/redeliver`);
+      expect(again.status).toBe(404);
+      expect(again.body.error.code).toBe('not_found');
       await new Promise((r) => setTimeout(r, 1000));
       expect(sink.received).toHaveLength(1);
     } finally {

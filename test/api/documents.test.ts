@@ -1,4 +1,4 @@
-// Documents (CONTRACT.md sections 6 and 7): every transition allowed and refused,
+// Documents (docs/api.md sections 8 and 10): every transition allowed and refused,
 // remind's recipients, PUT's rules, and the events each change emits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBackend, type TestBackend } from '../helpers/backend.js';

@@ -1,4 +1,4 @@
-// Every row of the error table (CONTRACT.md section 4), over real HTTP.
+// Every row of the error table (docs/api.md section 5), over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBackend, type TestBackend, type ApiResponse } from '../helpers/backend.js';
 

@@ -1,4 +1,4 @@
-// The headless entry as users run it (CONTRACT.md section 2): the built file, flags,
+// The headless entry as users run it (docs/api.md section 2): the built file, flags,
 // the ready line, the console page, a clean stop, a second instance refused.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';

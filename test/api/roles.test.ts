@@ -1,4 +1,4 @@
-// The role and company matrix (CONTRACT.md section 3): admins and members of two
+// The role and company matrix (docs/api.md section 4): admins and members of two
 // companies against every route family; another company's ids answer exactly as unknown ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allStoredText, otherCompanyAdmin, startTestBackend, type TestBackend } from '../helpers/backend.js';

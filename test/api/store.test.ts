@@ -1,4 +1,4 @@
-// The durable store (DESIGN.md "Storage"): one writer per data directory, a corrupt
+// The durable store (docs/storage.md): one writer per data directory, a corrupt
 // file kept aside untouched, changes on disk before the answer.
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFile, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';

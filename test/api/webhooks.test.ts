@@ -1,4 +1,4 @@
-// Subscriptions (CONTRACT.md section 5): shape, secret shown once, URL and secret rules,
+// Subscriptions (docs/api.md section 6): shape, secret shown once, URL and secret rules,
 // paging oldest first, the per-company limit, delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashCopy, startTestBackend, type TestBackend } from '../helpers/backend.js';

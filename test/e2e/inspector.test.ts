@@ -249,11 +249,7 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     expect(text).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'); // the pasted secret
     await page.locator('input[type="file"]').setInputFiles(path);
     // Everything in it is already here: nothing is added twice.
-    await page
-      .getByText(
-        /^Imported 0 deliveries, 0 events, 0 captures, 0 inboxes( \(\d+ entries skipped: already here, or unreadable\))?\. Anything already here was left alone\.$/,
-      )
-      .waitFor();
+    await page.getByText(/^Imported 0 deliveries, 0 events, 0 captures, 0 inboxes; [1-9]\d* already here, left alone\.$/).waitFor();
   });
 
   it('stays smooth with 10,000 rows: only a window is in the page', async () => {

@@ -1,4 +1,4 @@
-// DESIGN.md: the backend never imports Electron, so everything users rely on runs and
+// docs/architecture.md: the backend never imports Electron, so everything users rely on runs and
 // is tested without a window. This reads every backend source file and the built
 // headless bundle (when present) for an Electron import.
 import { describe, expect, it } from 'vitest';

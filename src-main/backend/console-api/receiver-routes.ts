@@ -19,8 +19,9 @@ import { inboxInputSchema } from '../receiver/inbox-input.js';
 import { applyImport, bodyFields, buildExport } from '../receiver/export-import.js';
 import { checkTargetUrl, replay } from '../receiver/replay.js';
 import { fingerprint } from '../receiver/verdict.js';
+import { moveStale } from '../receiver/subscription-mover.js';
 import { curlCommand } from '@shared/curl.js';
-import type { CaptureFull, MovedSubscription, SubscribeResult, TunnelView } from '@shared/receiver-types.js';
+import type { CaptureFull, SubscribeResult, TunnelView } from '@shared/receiver-types.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
 
 export interface ReceiverConsoleDeps {
@@ -127,28 +128,11 @@ function tunnelRoutes(r: Router, { receiver, tunnel, store, domain, company, tun
     await tunnel.stop();
     res.json(tunnelView(res));
   });
-  // The API has no update: each stale subscription is re-created at the inbox's current
-  // URL with the same type and secret, then the old one is deleted (created first, so a
-  // failure never leaves the inbox with no subscription; its pending retries are cancelled).
+  // Re-created at the inbox's current URL, then the old one deleted (subscription-mover.ts).
   r.post('/tunnel/move-subscriptions', jsonBody(), async (req, res) => {
     const { ids } = parse(moveSchema, req.body);
     const companyId = company(res);
-    const stale = receiver.inboxes.stale().filter((s) => s.company_id === companyId && (!ids || ids.includes(s.public_id)));
-    const moved: MovedSubscription[] = [];
-    for (const s of stale) {
-      const old = store.subscriptions.get(s.public_id);
-      if (!old) continue;
-      const created = await domain.createSubscription(companyId, { url: s.new_url, type: old.type, secret_key: old.secret_key });
-      await domain.deleteSubscription(companyId, old.public_id);
-      moved.push({
-        from_id: old.public_id,
-        from_url: old.url,
-        to_id: created.public_id,
-        to_url: created.url,
-        inbox_id: s.inbox_id,
-        type: created.type,
-      });
-    }
+    const moved = await moveStale({ receiver, store, domain }, (s) => s.company_id === companyId && (!ids || ids.includes(s.public_id)));
     res.json({ moved, tunnel: tunnelView(res) });
   });
 }

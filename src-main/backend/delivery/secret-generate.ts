@@ -2,7 +2,7 @@
 // Guards against guessable secrets: 32 bytes from the operating system's CSPRNG.
 import { randomBytes } from 'node:crypto';
 
-/** `whsec_` + base64 of 32 random bytes (CONTRACT.md section 5). */
+/** `whsec_` + base64 of 32 random bytes (docs/api.md section 6). */
 export function generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }

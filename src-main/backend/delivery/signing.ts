@@ -1,4 +1,4 @@
-// Standard Webhooks signing (CONTRACT.md section 7, standardwebhooks.com). A pure
+// Standard Webhooks signing (docs/api.md section 12, standardwebhooks.com). A pure
 // module: no I/O, no clock unless the caller leaves `now` out, no randomness (secret
 // generation lives in secret-generate.ts and is only re-exported here).
 // Guards against: forged or replayed deliveries (HMAC-SHA256 over id.timestamp.body,

@@ -1,4 +1,4 @@
-// Documents (CONTRACT.md section 6) and the test helpers that play recipients.
+// Documents (docs/api.md sections 8 and 9) and the test helpers that play recipients.
 // Every change, its events and their pending deliveries land in one commit.
 // Documents change only through the store's table (update), never in place.
 import { newId } from '../ids.js';

@@ -1,4 +1,4 @@
-// The document state machine of CONTRACT.md section 7, as data: which action is
+// The document state machine of docs/api.md section 10, as data: which action is
 // allowed from which status, and which events it causes. Pure: no store, no I/O.
 import type { DocumentRecord } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';

@@ -1,4 +1,4 @@
-// Webhook subscriptions (CONTRACT.md section 5). The secret is returned once, at
+// Webhook subscriptions (docs/api.md section 6). The secret is returned once, at
 // creation; every other view goes through subscriptionView, which has no secret.
 import { generateSecret } from '../delivery/signing.js';
 import { newId } from '../ids.js';

@@ -1,4 +1,4 @@
-// The public shapes of CONTRACT.md: what the API returns and what deliveries carry.
+// The public shapes of docs/api.md: what the API returns and what deliveries carry.
 // Internal fields (company ids, secrets) never leave through here. The return types are
 // the shared wire shapes (src-shared/api-types.ts) that the renderer reads.
 import type { Attempt, Delivery, Document, Subscription } from '@shared/api-types.js';

@@ -75,7 +75,8 @@ export const webhooksPaths: Record<string, PathItem> = {
       operationId: 'redeliver',
       tags,
       summary: 'Redeliver',
-      description: 'Queues a new attempt of the same delivery (same webhook-id) now, whatever its status.',
+      description:
+        'Queues a new attempt of the same delivery (same webhook-id) now, whether it succeeded, failed or is pending. A cancelled delivery belongs to a deleted subscription, whose routes answer 404.',
       parameters: [id, deliveryId],
       responses: {
         '202': json(ref('Delivery'), 'Queued: the delivery, now pending.', { ...exampleDelivery, status: 'pending' }),

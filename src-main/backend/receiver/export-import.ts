@@ -185,13 +185,16 @@ export async function applyImport(
   for (const key of ['inboxes', 'captures', 'events', 'deliveries'] as const) {
     if (!Array.isArray(file[key])) throw validationError([{ field: key, message: 'must be a list' }]);
   }
-  const r: ImportResult = { inboxes_created: 0, captures_added: 0, events_added: 0, deliveries_added: 0, skipped: 0 };
+  const r: ImportResult = { inboxes_created: 0, captures_added: 0, events_added: 0, deliveries_added: 0, already_present: 0, skipped: 0 };
   for (const raw of file.inboxes as unknown[]) {
     if (!isObj(raw) || !isStr(raw.id) || !/^inb_[0-9A-Za-z]{1,64}$/.test(raw.id)) {
       r.skipped++;
       continue;
     }
-    if (receiver.inboxes.record(raw.id)) continue;
+    if (receiver.inboxes.record(raw.id)) {
+      r.already_present++;
+      continue;
+    }
     let response: ResponseMode = { ...DEFAULT_RESPONSE };
     try {
       response = parseResponseMode(raw.response);
@@ -208,14 +211,16 @@ export async function applyImport(
   for (const raw of file.captures as unknown[]) {
     const inboxId = isObj(raw) && isStr(raw.inbox_id) ? raw.inbox_id : '';
     const c = receiver.inboxes.record(inboxId) ? toCapture(raw, inboxId) : null;
-    if (c && receiver.addCapture(c)) r.captures_added++;
+    if (c && receiver.getCapture(c.id)) r.already_present++;
+    else if (c && receiver.addCapture(c)) r.captures_added++;
     else r.skipped++;
   }
   for (const item of file.events as unknown[]) {
     const raw = isObj(item) ? item : {};
     const e = importedEvent(raw.event, companyId);
     if (!e) r.skipped++;
-    else if (!history.getEvent(e.id)) {
+    else if (history.getEvent(e.id)) r.already_present++;
+    else {
       history.recordEvent(e, isStr(raw.body) ? raw.body : '');
       r.events_added++;
     }
@@ -227,7 +232,10 @@ export async function applyImport(
       r.skipped++;
       continue;
     }
-    if (history.getDelivery(d.id)) continue;
+    if (history.getDelivery(d.id)) {
+      r.already_present++;
+      continue;
+    }
     // Imported deliveries are a record of the past: shown, never attempted (and marked so).
     history.recordDelivery(d);
     const attempts = Array.isArray(raw.attempts) ? (raw.attempts as unknown[]) : [];

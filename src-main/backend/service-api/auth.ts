@@ -1,4 +1,4 @@
-// Authentication and roles (CONTRACT.md section 3), and the optional per-key rate
+// Authentication and roles (docs/api.md section 4), and the optional per-key rate
 // limit. Guards against: unauthenticated use (401 before anything else is read),
 // members reaching admin routes (403), and one key flooding the service (429).
 import type { Request, Response, NextFunction } from 'express';

@@ -1,4 +1,4 @@
-// /documents/{id}: GET, PUT, remind (CONTRACT.md section 6). Any role.
+// /documents/{id}: GET, PUT, remind (docs/api.md section 8). Any role.
 import { Router } from 'express';
 import type { Domain } from '../domain/domain.js';
 import { actorOf } from './auth.js';

@@ -1,4 +1,4 @@
-// /v2/webhooks (CONTRACT.md section 5) and its extensions: delivery log, one
+// /v2/webhooks (docs/api.md sections 6 and 7) and its extensions: delivery log, one
 // delivery with its attempts, redeliver, test event. Admin only (mounted behind requireAdmin).
 import { Router } from 'express';
 import type { Domain } from '../domain/domain.js';

@@ -1,5 +1,5 @@
 // Checks metadata JSON in the page before it is sent, with the service's own limits
-// (CONTRACT.md section 6): an object, at most 50 keys, each at most 40 characters.
+// (docs/api.md section 8): an object, at most 50 keys, each at most 40 characters.
 // The service checks again; this only spares a round trip and says what is wrong.
 
 export type MetadataCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };

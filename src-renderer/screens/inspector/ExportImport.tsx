@@ -26,7 +26,9 @@ function describe(r: ImportResult): string {
     `${r.captures_added} captures`,
     `${r.inboxes_created} inboxes`,
   ];
-  return `Imported ${parts.join(', ')}${r.skipped ? ` (${r.skipped} entries skipped: already here, or unreadable)` : ''}. Anything already here was left alone.`;
+  const present = r.already_present ? `; ${r.already_present} already here, left alone` : '';
+  const skipped = r.skipped ? `; ${r.skipped} unreadable, skipped` : '';
+  return `Imported ${parts.join(', ')}${present}${skipped}.`;
 }
 
 export function ExportImport() {

@@ -1,4 +1,4 @@
-// The document state machine (CONTRACT.md section 7) as a table: every action from
+// The document state machine (docs/api.md section 10) as a table: every action from
 // every status, what it changes and which events it causes, without a store or HTTP.
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, allowedActions, apply, isAllowed, RECIPIENT_ACTIONS, type Action } from '../../../src-main/backend/domain/lifecycle.js';
