@@ -120,6 +120,36 @@ describe('a damaged journal', () => {
   });
 });
 
+describe('a corrupt data.json', () => {
+  it('is rebuilt from the previous checkpoint and the journals, not started empty', async () => {
+    const t = await start();
+    const first = await makeDocs(t, 3);
+    await t.stop(); // checkpoint 1
+    const t2 = await start(t.dataDir);
+    const second = await makeDocs(t2, 3);
+    await t2.stop(); // checkpoint 2: checkpoint 1 is kept as data.json.prev, with its journal
+    const t3 = await start(t.dataDir);
+    const third = await makeDocs(t3, 3); // only in the journal
+    await t3.api('PUT', `/documents/${first[0]}`, { title: 'Renamed after the checkpoints' });
+    const copy = await crashCopy(t3.dataDir);
+    expect((await readdir(copy)).filter((f) => f.startsWith('data.json'))).toEqual(expect.arrayContaining(['data.json', 'data.json.prev']));
+    const corrupt = '{"schema_version":1,"compan';
+    await writeFile(join(copy, 'data.json'), corrupt);
+    const t4 = await start(copy);
+    for (const id of [...first, ...second, ...third]) expect((await t4.api('GET', `/documents/${id}`)).status).toBe(200);
+    expect((await t4.api('GET', `/documents/${first[0]}`)).body.title).toBe('Renamed after the checkpoints');
+    const report = await statusWarnings(t4);
+    expect(report).toMatch(/rebuilt from the previous checkpoint .*data\.json\.prev and the journal/);
+    const aside = (await readdir(copy)).find((f) => f.startsWith('data.json.corrupt-'))!;
+    expect(await readFile(join(copy, aside), 'utf8')).toBe(corrupt);
+    // Checkpointed at once: a clean start next time, everything still there.
+    await t4.stop();
+    const t5 = await start(copy);
+    expect(t5.backend.warnings).toEqual([]);
+    for (const id of [...first, ...second, ...third]) expect((await t5.api('GET', `/documents/${id}`)).status).toBe(200);
+  });
+});
+
 describe('the data-directory lock', () => {
   it('takes over a lock whose holder is a zombie (exited, not yet reaped)', async () => {
     // `sh` starts a child that exits at once, then becomes `sleep`, which never reaps it.

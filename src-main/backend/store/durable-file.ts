@@ -2,7 +2,7 @@
 // Guards against: a torn or half-written store (write to a temp file, fsync it, then
 // rename over the old one and fsync the folder), and a corrupt store being silently
 // overwritten (it is moved aside under a new name and reported, never written over).
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { systemClock } from '../clock.js';
@@ -57,6 +57,27 @@ export class DurableJsonFile<T> implements Adapter<T> {
     return null;
   }
 
+  /** The checkpoint before the current one (`<path>.prev`), if it is readable and valid. */
+  async readPrevious(): Promise<{ data: T; path: string } | null> {
+    const path = `${this.path}.prev`;
+    try {
+      const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+      return this.validate(value) === null ? { data: value as T, path } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The current file becomes `<path>.prev` (a second name for it, so no copy and no window without either). */
+  private async keepPrevious(): Promise<void> {
+    const prev = `${this.path}.prev`;
+    await unlink(prev).catch(() => undefined);
+    await link(this.path, prev).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return; // the first checkpoint
+      await copyFile(this.path, prev);
+    });
+  }
+
   async write(data: T): Promise<void> {
     await this.writeText(this.serialize(data));
   }
@@ -82,6 +103,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
     } finally {
       await file.close().catch(() => undefined);
     }
+    await this.keepPrevious();
     await rename(tmp, this.path);
     // The rename itself is only durable once the folder's entry is flushed.
     const dir = await open(dirname(this.path), 'r');

@@ -94,7 +94,9 @@ export class JournalFile {
     // The new generation starts empty. Left at the old size, `bytes` stayed past the
     // store's checkpoint threshold, and every later commit checkpointed the whole state.
     this.size = 0;
-    await unlink(journalPath(this.dir, old)).catch(() => undefined);
+    // The journal that continues the previous checkpoint (data.json.prev) is kept until the
+    // next one: with it, a damaged data.json can be rebuilt from data.json.prev (recovery.ts).
+    await unlink(journalPath(this.dir, old - 1)).catch(() => undefined);
   }
 
   async close(): Promise<void> {

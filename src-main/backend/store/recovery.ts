@@ -22,17 +22,28 @@ export async function recoverState(dataDir: string, db: Low<DbData>, file: Durab
   await db.read();
   const aside = file.lastRead.keptAsidePath;
   if (aside) {
-    // Journals continue a checkpoint; without a trustworthy one they are kept aside too.
-    moveJournalsAside(dataDir, aside.slice(aside.lastIndexOf('.corrupt-')));
-    warnings.push(
-      `The store file was unreadable (${file.lastRead.reason}). It was kept unchanged at ${aside}; Countersign started with an empty store.`,
-    );
+    const prev = await file.readPrevious();
+    if (prev) {
+      // The previous checkpoint plus the journals after it (its own is kept) rebuild the state.
+      db.data = prev.data;
+      warnings.push(
+        `The store file was unreadable (${file.lastRead.reason}). It was kept unchanged at ${aside}; the state was rebuilt from the previous checkpoint ${prev.path} and the journal.`,
+      );
+    } else {
+      // Journals continue a checkpoint; without a trustworthy one they are kept aside too.
+      moveJournalsAside(dataDir, aside.slice(aside.lastIndexOf('.corrupt-')));
+      warnings.push(
+        `The store file was unreadable (${file.lastRead.reason}). It was kept unchanged at ${aside}; there was no usable previous checkpoint, so Countersign started with an empty store.`,
+      );
+    }
   }
-  const replay = replayJournals(dataDir, db.data, systemClock.now());
+  // Journals older than the previous checkpoint's are deleted; its own is kept.
+  const gen = db.data.journal_generation ?? 0;
+  const replay = replayJournals(dataDir, db.data, systemClock.now(), gen - 1);
   for (const d of replay.damage) warnings.push(describeDamage(d));
   const rejected = rejectMalformed(db.data);
   if (rejected.length > 0) warnings.push(keepRejected(dataDir, rejected, systemClock.now()));
-  return { data: db.data, warnings, foldNow: replay.damage.length > 0 || rejected.length > 0 };
+  return { data: db.data, warnings, foldNow: aside !== undefined || replay.damage.length > 0 || rejected.length > 0 };
 }
 
 function moveJournalsAside(dataDir: string, suffix: string): void {
@@ -48,7 +59,7 @@ export function readLastGoodSync(dataDir: string, path: string, onError: (err: u
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') onError(err);
   }
   try {
-    const replay = replayJournals(dataDir, data, systemClock.now());
+    const replay = replayJournals(dataDir, data, systemClock.now(), (data.journal_generation ?? 0) - 1);
     for (const d of replay.damage) onError(new Error(describeDamage(d)));
   } catch (err) {
     onError(err);

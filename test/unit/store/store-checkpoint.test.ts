@@ -36,10 +36,12 @@ const note = (id: string, pad: number): Notification => ({
   created_at: '2025-01-01T00:00:00.000Z',
 });
 
+/** Size of the current journal (the newest generation; the previous checkpoint's is kept beside it). */
 async function journalBytes(dir: string): Promise<number> {
-  let n = 0;
-  for (const f of await readdir(dir)) if (f.startsWith('journal-')) n += (await stat(join(dir, f))).size;
-  return n;
+  const gens = (await readdir(dir)).map((f) => /^journal-(\d+)\.jsonl$/.exec(f)).filter((m) => m !== null);
+  if (gens.length === 0) return 0;
+  const newest = Math.max(...gens.map((m) => Number(m[1])));
+  return (await stat(join(dir, `journal-${newest}.jsonl`))).size;
 }
 
 /** Which checkpoint data.json is: every checkpoint writes a new file (a temp file renamed over it). */
