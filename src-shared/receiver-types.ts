@@ -47,7 +47,16 @@ export interface InboxInput {
 
 /** POST /inboxes/{id}/subscribe: the new subscription (its secret by fingerprint only) and the inbox. */
 export interface SubscribeResult {
-  subscription: { public_id: string; url: string; type: string; status: string; created_at: string; secret_fingerprint: string };
+  /** `secret_key` is in this answer only: shown once, like POST /v2/webhooks. */
+  subscription: {
+    public_id: string;
+    url: string;
+    type: string;
+    status: string;
+    created_at: string;
+    secret_key: string;
+    secret_fingerprint: string;
+  };
   inbox: Inbox;
 }
 

@@ -82,7 +82,11 @@ describe('subscribe this inbox', () => {
     const sub = await consoleApi('POST', `/inboxes/${inbox.id}/subscribe`, { type: 'document.created' });
     expect(sub.status).toBe(201);
     expect(sub.body.subscription).toMatchObject({ url: inbox.local_url, type: 'document.created', status: 'enabled' });
-    expect(sub.body.subscription.secret_key).toBeUndefined();
+    // The signing secret, once (as POST /v2/webhooks shows it), and never again.
+    expect(sub.body.subscription.secret_key).toMatch(/^whsec_/);
+    const again = await t.api('GET', `/v2/webhooks/${sub.body.subscription.public_id}`);
+    expect(again.status).toBe(200);
+    expect(again.body.secret_key).toBeUndefined();
     expect(sub.body.inbox.secret).toMatchObject({ source: 'linked', linked_subscription_ids: [sub.body.subscription.public_id] });
     expect(sub.body.subscription.secret_fingerprint).toBe(sub.body.inbox.secret.fingerprint);
 

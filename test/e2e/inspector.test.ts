@@ -202,8 +202,13 @@ describe.skipIf(!ready)('inspector and receiver in Chromium against the headless
     await sub.getByRole('button', { name: 'Subscribe' }).click();
     // Its pasted secret wins over the new subscription's, and the dialog says what that means.
     await sub.getByText(/This inbox has a pasted secret, which takes precedence/).waitFor();
+    // The new subscription's signing secret, shown once, as the webhooks form shows it.
+    const secret = (await sub.getByLabel('signing secret', { exact: true }).textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    await sub.getByText('It will not be shown again').waitFor();
     await page.screenshot({ path: 'test-results/screenshots/receiver-subscribed.png' });
     await sub.getByRole('button', { name: 'Done' }).click();
+    expect(await page.content()).not.toContain(secret);
     const subs = await api('GET', '/v2/webhooks');
     expect(subs.body.data.map((s: { url: string }) => s.url)).toContain(
       `${hl.urls.receiver_url}/in/${(await consoleApi('GET', '/inboxes')).body.data.find((i: { name: string }) => i.name === 'Real service').id}`,

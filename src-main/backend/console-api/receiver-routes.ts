@@ -79,9 +79,9 @@ function inboxRoutes(r: Router, { receiver, domain, company }: Ctx): void {
     const inbox = receiver.inboxes.get(idParam(req));
     const { type } = parse(subscribeSchema, req.body);
     const sub = await domain.createSubscription(company(res), { url: receiver.inboxes.subscribeUrl(inbox.id), type });
-    const { secret_key, ...view } = sub;
+    // The secret is shown here once, as POST /v2/webhooks shows it; never again.
     res.status(201).json({
-      subscription: { ...view, secret_fingerprint: fingerprint(secret_key) },
+      subscription: { ...sub, secret_fingerprint: fingerprint(sub.secret_key) },
       inbox: receiver.inboxes.get(inbox.id),
     } satisfies SubscribeResult);
   });

@@ -105,6 +105,8 @@ export class Attempts {
   /** The keys a delivery is signed with at `now`: previous secrets still in their window (oldest first), then the current one. */
   private keysFor(sub: DeepReadonly<SubscriptionRecord>, now: number): KeyObject | KeyObject[] {
     const current = this.keyOf(sub.public_id, sub.secret_key);
+    // The hot path: no rotation under way, nothing to allocate.
+    if (!sub.previous_secrets || sub.previous_secrets.length === 0) return current;
     const live = liveSecrets(sub, now);
     if (live.length === 1) return current;
     return live.map((s) => (s.role === 'current' ? current : this.keyOf(`${sub.public_id} ${s.secret_key}`, s.secret_key)));

@@ -1,8 +1,11 @@
 // "Subscribe this inbox": a subscription of the console's company pointing at the inbox
 // (its public URL when the tunnel is online, else its local URL), whose secret the
-// inbox then verifies with. The secret is not shown: only its fingerprint. On a remote
-// connection the subscription is made there instead (RemoteSubscribeDialog.tsx).
+// inbox then verifies with. Its secret is shown once, like the webhooks form's, then
+// only its fingerprint (kept in this browser, like the form's). On a remote connection
+// the subscription is made there instead (RemoteSubscribeDialog.tsx).
 import { useState } from 'react';
+import { SecretReveal } from '../../components/SecretReveal.js';
+import { rememberFingerprint } from '../webhooks/fingerprint.js';
 import type { SubscriptionType } from '@shared/api-types.js';
 import { useSubscribeInbox } from '../../api/receiver.js';
 import type { Inbox, SubscribeResult } from '@shared/receiver-types.js';
@@ -29,6 +32,7 @@ function LocalSubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () =>
   return (
     <Modal
       title={`Subscribe ${inbox.name}`}
+      wide={done !== null}
       description={
         done
           ? undefined
@@ -49,7 +53,17 @@ function LocalSubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () =>
               type="button"
               className="btn btn-primary"
               disabled={subscribe.isPending}
-              onClick={() => subscribe.mutate({ id: inbox.id, type }, { onSuccess: setDone })}
+              onClick={() =>
+                subscribe.mutate(
+                  { id: inbox.id, type },
+                  {
+                    onSuccess: (r) => {
+                      rememberFingerprint(r.subscription.public_id, r.subscription.secret_fingerprint);
+                      setDone(r);
+                    },
+                  },
+                )
+              }
             >
               {subscribe.isPending ? 'Subscribing…' : 'Subscribe'}
             </button>
@@ -58,28 +72,7 @@ function LocalSubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () =>
       }
     >
       {done ? (
-        <div className="subscribed" role="status">
-          <p>
-            Subscription{' '}
-            <Link to={linkTo.subscription(done.subscription.public_id)} className="mono">
-              {done.subscription.public_id}
-            </Link>{' '}
-            made for <span className="mono">{done.subscription.type}</span> events.
-          </p>
-          <p className="mono break">{done.subscription.url}</p>
-          {done.inbox.secret.source === 'pasted' ? (
-            <p className="notice notice-warning">
-              This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint{' '}
-              <span className="mono">{done.subscription.secret_fingerprint}</span>): its deliveries will say “signed with a different
-              secret” until the pasted one is removed (Edit).
-            </p>
-          ) : (
-            <p className="subtle">
-              Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies
-              its deliveries with it.
-            </p>
-          )}
-        </div>
+        <Subscribed done={done} />
       ) : (
         <>
           <Field label="Subscription type" hint="Which events it receives.">
@@ -89,5 +82,38 @@ function LocalSubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () =>
         </>
       )}
     </Modal>
+  );
+}
+
+/** What was made: the subscription, its secret once, and how the inbox verifies with it. */
+function Subscribed({ done }: { done: SubscribeResult }) {
+  return (
+    <div className="subscribed" role="status">
+      <p>
+        Subscription{' '}
+        <Link to={linkTo.subscription(done.subscription.public_id)} className="mono">
+          {done.subscription.public_id}
+        </Link>{' '}
+        made for <span className="mono">{done.subscription.type}</span> events.
+      </p>
+      <p className="mono break">{done.subscription.url}</p>
+      <SecretReveal
+        value={done.subscription.secret_key}
+        what="signing secret"
+        kept="Your endpoint verifies deliveries with it; this inbox already does."
+      />
+      {done.inbox.secret.source === 'pasted' ? (
+        <p className="notice notice-warning">
+          This inbox has a pasted secret, which takes precedence over the subscription’s (fingerprint{' '}
+          <span className="mono">{done.subscription.secret_fingerprint}</span>): its deliveries will say “signed with a different secret”
+          until the pasted one is removed (Edit).
+        </p>
+      ) : (
+        <p className="subtle">
+          Its secret (fingerprint <span className="mono">{done.subscription.secret_fingerprint}</span>) is linked: this inbox verifies its
+          deliveries with it.
+        </p>
+      )}
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { PAGE_SIZE } from '../../api/client.js';
 import { inboxListQuery } from '../../api/receiver.js';
 import { deliveryPageQuery, subscriptionListQuery } from '../../api/webhooks.js';
 import type { Subscription } from '@shared/api-types.js';
-import { Badge, DeliveryStatusBadge } from '../../components/Badge.js';
+import { DeliveryStatusBadge, SubscriptionStatusBadge } from '../../components/Badge.js';
 import { Card } from '../../components/Card.js';
 import { DataTable } from '../../components/DataTable.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -62,8 +62,21 @@ function SubscriptionTable() {
   if (data.length === 0 && !pager.hasPrev) {
     return <EmptyState title="No subscriptions yet.">Create one above to start receiving deliveries.</EmptyState>;
   }
+  const disabled = data.filter((s) => s.status === 'disabled');
   return (
     <>
+      {disabled.length > 0 && (
+        <div role="status" className="notice notice-warning">
+          {disabled.map((s) => (
+            <p key={s.public_id}>
+              <Link to={linkTo.subscription(s.public_id)} className="mono">
+                {s.public_id}
+              </Link>{' '}
+              is disabled: {s.disabled_reason} Its deliveries are kept as skipped until it is enabled and recovered.
+            </p>
+          ))}
+        </div>
+      )}
       <DataTable
         caption="Webhook subscriptions, oldest first"
         columns={[
@@ -104,7 +117,7 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
       </td>
       <td className="mono cell-muted">{sub.type}</td>
       <td>
-        <Badge tone="success">{sub.status}</Badge>
+        <SubscriptionStatusBadge status={sub.status} />
       </td>
       <td
         className="mono cell-muted col-secondary"
