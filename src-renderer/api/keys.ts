@@ -115,3 +115,8 @@ export const inspectorKeys = {
   pairs: () => ['inspector', 'pair'] as const,
   pair: (captureId: string) => ['inspector', 'pair', captureId] as const,
 };
+
+/** A subscription's deliberate faults (test helpers), under its detail prefix. */
+export const faultKeys = {
+  of: (subscriptionId: string) => ['webhooks', 'detail', subscriptionId, 'faults'] as const,
+};
