@@ -15,7 +15,15 @@ export interface Created {
   fingerprint: string;
 }
 
-export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (c: Created) => void; suggestion?: string }) {
+export function CreateSubscriptionForm({
+  onCreated,
+  suggestion,
+  suggestionLabel = 'Use the local receiver',
+}: {
+  onCreated: (c: Created) => void;
+  suggestion?: string;
+  suggestionLabel?: string;
+}) {
   const [url, setUrl] = useState('');
   const [type, setType] = useState<SubscriptionType>('all');
   const create = useCreateSubscription();
@@ -67,7 +75,7 @@ export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (
         </button>
         {suggestion && !url && (
           <button type="button" className="btn btn-ghost btn-small" onClick={() => setUrl(suggestion)}>
-            Use the local receiver
+            {suggestionLabel}
           </button>
         )}
       </div>
