@@ -137,6 +137,7 @@ export const SCREENS = [
   { name: 'receiver', path: () => '/receiver' },
   { name: 'check', path: () => '/check' },
   { name: 'scenarios', path: () => '/scenarios' },
+  { name: 'events', path: () => '/events' },
   { name: 'settings', path: () => '/settings' },
   { name: 'integrations', path: () => '/settings/integrations' },
   { name: 'webhooks', path: () => '/settings/integrations/webhooks' },

@@ -15,6 +15,7 @@ import './styles/screens.css';
 import './styles/inspector.css';
 import './styles/check.css';
 import './styles/scenarios.css';
+import './styles/catalog.css';
 import './styles/clock.css';
 import './styles/connection.css';
 

@@ -12,6 +12,7 @@ export const PATHS = {
   receiver: '/receiver',
   check: '/check',
   scenarios: '/scenarios',
+  events: '/events',
   settings: '/settings',
   integrations: '/settings/integrations',
   webhooks: '/settings/integrations/webhooks',

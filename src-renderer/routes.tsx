@@ -9,6 +9,7 @@ import { href, navigate, type AppLocation } from './router.js';
 import { ApiKeysScreen } from './screens/api-keys/ApiKeysScreen.js';
 import { CheckScreen } from './screens/check/CheckScreen.js';
 import { ScenariosScreen } from './screens/scenarios/ScenariosScreen.js';
+import { EventCatalogScreen } from './screens/events/EventCatalogScreen.js';
 import { ByConnection, LocalOnly, RemoteNote } from './components/LocalOnly.js';
 import { ConnectionsScreen } from './screens/connections/ConnectionsScreen.js';
 import { RemoteDocumentsScreen } from './screens/documents/RemoteDocumentsScreen.js';
@@ -100,6 +101,16 @@ export const ROUTES: Route[] = [
         why="The built-in service sends the check's deliveries (a test helper); a real service has no such route."
       >
         <CheckScreen />
+      </LocalOnly>
+    ),
+  },
+  {
+    path: PATHS.events,
+    label: 'Event catalog',
+    group: 'Webhooks',
+    screen: () => (
+      <LocalOnly title="Event catalog" why="The catalog is the built-in service's own document, and Send example is its test helper.">
+        <EventCatalogScreen />
       </LocalOnly>
     ),
   },

@@ -33,6 +33,9 @@ export const statusKeys = { all: ['status'] as const };
 /** The service's test clock (one for the whole service). */
 export const clockKeys = { all: ['clock'] as const };
 
+/** The event catalog (from the service's OpenAPI document). */
+export const eventCatalogKeys = { all: ['event-catalog'] as const };
+
 /** The scenarios and demo packs that ship (they change only with the app). */
 export const scenarioKeys = {
   all: ['scenarios'] as const,

@@ -1,7 +1,8 @@
 // Webhooks → Scenarios, end to end: the BUILT headless entry (a child process) driven by
 // Debian's Chromium through playwright-core. A shipped scenario run from the screen
 // shows each step with its outcome and the deliveries it caused, the same steps the
-// API's run has; a demo pack loaded from the screen puts its documents in the console.
+// API's run has; a demo pack loaded from the screen puts its documents in the console;
+// the event catalog lists what the OpenAPI document says and sends an example.
 // Code run in the page is passed as strings: this file is type-checked without the DOM.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,24 @@ describe.skipIf(!ready)('the Scenarios screen in Chromium', () => {
     await page.getByText('Loaded lease-signing: 2 documents, 1 inbox.').waitFor({ timeout: 30_000 });
     await page.getByRole('navigation').getByRole('link', { name: 'Documents' }).click();
     await page.getByText('Residential lease: 12 Harbour Row, flat 3').first().waitFor();
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('the event catalog shows each type from the OpenAPI document, and sends its example as a real delivery', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Event catalog' }).click();
+    const doc = (await hl.api('GET', '/openapi.json')).body;
+    const types = (await page.getByRole('navigation', { name: 'Event types' }).getByRole('button').allTextContents()) as string[];
+    expect(types).toEqual(Object.keys(doc.webhooks));
+    await page.getByRole('button', { name: 'document.declined' }).click();
+    const example = JSON.parse((await page.getByLabel('Example of document.declined').textContent()) ?? '');
+    expect(example).toEqual(doc.webhooks['document.declined'].post.requestBody.content['application/json'].example);
+    await page.getByRole('button', { name: 'Send example' }).click();
+    const sent = await page.getByRole('status').filter({ hasText: 'Sent as' }).textContent();
+    const id = /msg_\w+/.exec(sent ?? '')![0];
+    const [sub] = (await hl.api('GET', '/v2/webhooks')).body.data;
+    const delivery = (await hl.api('GET', `/v2/webhooks/${sub.public_id}/deliveries/${id}`)).body;
+    expect(delivery.event_type).toBe('document.declined');
+    await screenshot(page, 'event-catalog-light');
     expect(problems.errors).toEqual([]);
   });
 });
