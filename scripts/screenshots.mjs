@@ -136,6 +136,7 @@ export const SCREENS = [
   { name: 'inspector-compare', path: (s) => `/inspector?row=${encodeURIComponent(s.capture.ref)}&compare=${s.capture.id}` },
   { name: 'receiver', path: () => '/receiver' },
   { name: 'check', path: () => '/check' },
+  { name: 'scenarios', path: () => '/scenarios' },
   { name: 'settings', path: () => '/settings' },
   { name: 'integrations', path: () => '/settings/integrations' },
   { name: 'webhooks', path: () => '/settings/integrations/webhooks' },

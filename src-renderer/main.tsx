@@ -14,6 +14,7 @@ import './styles/components.css';
 import './styles/screens.css';
 import './styles/inspector.css';
 import './styles/check.css';
+import './styles/scenarios.css';
 import './styles/clock.css';
 import './styles/connection.css';
 

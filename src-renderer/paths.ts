@@ -11,6 +11,7 @@ export const PATHS = {
   inspector: '/inspector',
   receiver: '/receiver',
   check: '/check',
+  scenarios: '/scenarios',
   settings: '/settings',
   integrations: '/settings/integrations',
   webhooks: '/settings/integrations/webhooks',

@@ -8,6 +8,7 @@ import { ancestorsOf, childrenOf, fillPath, isWithin, matchRoute, navGroups, typ
 import { href, navigate, type AppLocation } from './router.js';
 import { ApiKeysScreen } from './screens/api-keys/ApiKeysScreen.js';
 import { CheckScreen } from './screens/check/CheckScreen.js';
+import { ScenariosScreen } from './screens/scenarios/ScenariosScreen.js';
 import { ByConnection, LocalOnly, RemoteNote } from './components/LocalOnly.js';
 import { ConnectionsScreen } from './screens/connections/ConnectionsScreen.js';
 import { RemoteDocumentsScreen } from './screens/documents/RemoteDocumentsScreen.js';
@@ -99,6 +100,16 @@ export const ROUTES: Route[] = [
         why="The built-in service sends the check's deliveries (a test helper); a real service has no such route."
       >
         <CheckScreen />
+      </LocalOnly>
+    ),
+  },
+  {
+    path: PATHS.scenarios,
+    label: 'Scenarios',
+    group: 'Webhooks',
+    screen: () => (
+      <LocalOnly title="Scenarios" why="Scenarios run on the built-in service's test clock; a real service has neither.">
+        <ScenariosScreen />
       </LocalOnly>
     ),
   },

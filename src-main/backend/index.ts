@@ -142,7 +142,7 @@ async function startParts(p: Parts): Promise<void> {
   // Before anything is stamped: virtual time carries on from where it was.
   p.clockControl?.load();
   try {
-    await history.open();
+    p.warnings.push(...(await history.open()));
     store.attachLog(history);
     await p.domain.ensureSeed(config.adminKey);
     receiver.load();

@@ -33,6 +33,13 @@ export const statusKeys = { all: ['status'] as const };
 /** The service's test clock (one for the whole service). */
 export const clockKeys = { all: ['clock'] as const };
 
+/** The scenarios and demo packs that ship (they change only with the app). */
+export const scenarioKeys = {
+  all: ['scenarios'] as const,
+  list: () => ['scenarios', 'list'] as const,
+  packs: () => ['scenarios', 'packs'] as const,
+};
+
 /**
  * The keys of a listed resource on one connection: all of it (every connection), one
  * connection's, its lists, one list (by its filter), and everything about one item (a prefix).
@@ -114,4 +121,9 @@ export const inspectorKeys = {
   capture: (id: string) => ['inspector', 'capture', id] as const,
   pairs: () => ['inspector', 'pair'] as const,
   pair: (captureId: string) => ['inspector', 'pair', captureId] as const,
+};
+
+/** A subscription's deliberate faults (test helpers), under its detail prefix. */
+export const faultKeys = {
+  of: (subscriptionId: string) => ['webhooks', 'detail', subscriptionId, 'faults'] as const,
 };

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crashCopy, makeDataDir, startTestBackend, type TestBackend } from '../helpers/backend.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -147,6 +147,40 @@ describe('a corrupt data.json', () => {
     const t5 = await start(copy);
     expect(t5.backend.warnings).toEqual([]);
     for (const id of [...first, ...second, ...third]) expect((await t5.api('GET', `/documents/${id}`)).status).toBe(200);
+  });
+});
+
+describe('foreign files in the data directory', () => {
+  it.each([
+    ['data.json is a folder', 'data.json', 'dir', /data\.json is a folder, but the store file belongs there\. Move it out/],
+    ['history is a file', 'history', 'file', /history is a file, but the folder for the delivery history belongs there/],
+    [
+      'a history segment is a folder',
+      'history/seg-000001.jsonl',
+      'dir',
+      /seg-000001\.jsonl is a folder, but a delivery history segment belongs there/,
+    ],
+  ])('refuses to start when %s, naming the file and what to do', async (_name, rel, kind, message) => {
+    const dir = await makeDataDir();
+    if (rel.startsWith('history/')) await mkdir(join(dir, 'history'));
+    if (kind === 'dir') await mkdir(join(dir, rel));
+    else await writeFile(join(dir, rel), 'not a folder');
+    await expect(startTestBackend({}, dir)).rejects.toThrow(message);
+    // Refused cleanly: the lock is gone, so a start after the fix works.
+    await rm(join(dir, rel), { recursive: true });
+    await start(dir);
+  });
+
+  it('reports junk and truncation in a history segment instead of dropping entries silently', async () => {
+    const t = await start();
+    await makeDocs(t, 1);
+    await t.stop();
+    running.pop();
+    const seg = join(t.dataDir, 'history', 'seg-000001.jsonl');
+    await appendFile(seg, 'junk that is not a record\n');
+    await writeFile(join(t.dataDir, 'history', 'seg-000002.jsonl'), '');
+    const t2 = await start(t.dataDir);
+    expect(await statusWarnings(t2)).toMatch(/delivery history file .*seg-000001\.jsonl is damaged: 1 unreadable line/);
   });
 });
 

@@ -98,4 +98,45 @@ describe.skipIf(!ready)('the test clock control in Chromium', () => {
     await control.getByRole('alert').waitFor();
     expect(await control.getByRole('alert').textContent()).toContain('seconds');
   });
+
+  it('sets faults from the subscription screen; the attempt is marked and the endpoint gets it twice', async () => {
+    const twice = await startSink();
+    try {
+      const sub = (await hl.api('POST', '/v2/webhooks', { url: twice.url, type: 'document.sent' })).body;
+      await page.goto(`${hl.urls.app_url}/settings/integrations/webhooks/${sub.public_id}`);
+      const card = page.getByRole('region', { name: 'Faults' });
+      await card.getByText('None on.').waitFor();
+      await card.getByRole('checkbox', { name: 'Duplicate (the same request twice)' }).check();
+      await card.getByRole('checkbox', { name: 'Stale timestamp' }).check();
+      await card.getByRole('button', { name: 'Save faults' }).click();
+      await card.getByText('2 on.').waitFor();
+      expect((await hl.api('GET', `/v2/test_helpers/webhooks/${sub.public_id}/faults`)).body.faults).toEqual({
+        duplicate: {},
+        stale_timestamp: { seconds: 600 },
+      });
+
+      const doc = (
+        await hl.api('POST', '/v2/test_helpers/documents', { title: 'NDA', recipients: [{ name: 'Bo', email: 'bo@example.com' }] })
+      ).body;
+      await hl.api('POST', `/v2/test_helpers/documents/${doc.public_id}/send`);
+      const [a, b] = await twice.waitFor(2);
+      expect(b.headers['webhook-id']).toBe(a.headers['webhook-id']);
+      await page.getByRole('button', { name: /Attempts of document.sent/ }).click();
+      await page.getByText('fault: duplicate').first().waitFor();
+      await page.getByText('fault: stale timestamp').first().waitFor();
+      await shots(page, 'subscription-faults');
+
+      await card.getByRole('checkbox', { name: 'Delay before sending' }).check();
+      await card
+        .getByRole('textbox', { name: /Delay before sending: ms/ })
+        .or(card.getByLabel('Delay before sending: ms'))
+        .fill('999999');
+      await card.getByRole('button', { name: 'Save faults' }).click();
+      await card.getByText('The faults were not saved.').waitFor();
+      expect(await card.textContent()).toContain('delay.ms');
+      expect(problems.errors).toEqual([]);
+    } finally {
+      await twice.close();
+    }
+  });
 });

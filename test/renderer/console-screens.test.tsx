@@ -69,9 +69,7 @@ describe('Document page', () => {
     await user.click(screen.getByRole('button', { name: 'Send reminder' }));
     expect(await screen.findByText(/Reminder sent to 2 recipients/)).toBeTruthy();
 
-    const outbox = await tb.api('GET', `/console/api/notifications?document_id=${doc.public_id}`, undefined, null, {
-      'x-console-token': 'renderer-test-console-token',
-    });
+    const outbox = await tb.consoleApi('GET', `/notifications?document_id=${doc.public_id}`);
     expect(outbox.body.data.map((n: { kind: string }) => n.kind)).toContain('reminder');
   });
 

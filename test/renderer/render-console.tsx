@@ -21,6 +21,8 @@ export interface TestBackend {
     key?: string | null,
     headers?: Record<string, string>,
   ) => Promise<{ status: number; body: any; text: string }>;
+  /** The console API (/console/api…), which is not the service's contract: no OpenAPI check. */
+  consoleApi: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any; text: string }>;
   destroy: () => Promise<void>;
 }
 

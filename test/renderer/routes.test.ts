@@ -71,7 +71,7 @@ describe('the sidebar', () => {
   it('is the named routes in their groups, in table order', () => {
     expect(NAV.map((g) => [g.label, g.items.map((i) => i.label)])).toEqual([
       ['', ['Documents', 'Notifications']],
-      ['Webhooks', ['Inspector', 'Receiver', 'Check an endpoint']],
+      ['Webhooks', ['Inspector', 'Receiver', 'Check an endpoint', 'Scenarios']],
       ['Settings', ['Webhooks', 'API keys', 'Connections']],
     ]);
   });

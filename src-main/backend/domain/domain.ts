@@ -42,6 +42,8 @@ export class Domain {
   }
 
   sendTestEvent = (companyId: string, id: string) => subs.sendTestEvent(this.ctx, companyId, id);
+  sendExampleEvent = (companyId: string, id: string, type: EventType, data: Record<string, unknown>) =>
+    subs.sendExampleEvent(this.ctx, companyId, id, type, data);
 
   // Endpoint health, recovery and rotation (emulator extras: /v2/test_helpers/webhooks and the console)
   disableSubscription = (companyId: string, id: string, reason?: string) =>

@@ -68,19 +68,25 @@ export async function deleteSubscription(ctx: DomainContext, companyId: string, 
 /** Queues a webhook.test event to this one subscription; the engine hears of it once committed. */
 export async function sendTestEvent(ctx: DomainContext, companyId: string, id: string) {
   const sub = findSubscription(ctx, companyId, id);
+  const data = { subscription: subscriptionView(sub), message: 'This is a test event sent from Countersign.' };
+  return sendOnly(ctx, companyId, sub, 'webhook.test', data);
+}
+
+/** Queues an event of `type` carrying `data` (the event catalog's example) to this one subscription, whatever its type. */
+export async function sendExampleEvent(ctx: DomainContext, companyId: string, id: string, type: EventType, data: Record<string, unknown>) {
+  return sendOnly(ctx, companyId, findSubscription(ctx, companyId, id), type, data);
+}
+
+async function sendOnly(
+  ctx: DomainContext,
+  companyId: string,
+  sub: ReturnType<typeof findSubscription>,
+  type: EventType,
+  data: Record<string, unknown>,
+) {
   const announce: Change[] = [];
-  const [delivery] = emitEvent(
-    ctx,
-    {
-      company_id: companyId,
-      type: 'webhook.test',
-      document_id: null,
-      data: { subscription: subscriptionView(sub), message: 'This is a test event sent from Countersign.' },
-      only: sub,
-    },
-    announce,
-  );
+  const [delivery] = emitEvent(ctx, { company_id: companyId, type, document_id: null, data, only: sub }, announce);
   await ctx.store.commit();
   for (const change of announce) ctx.bus.emit(change);
-  return delivery;
+  return delivery!;
 }

@@ -1,6 +1,6 @@
 // /v2/test_helpers/webhooks/{id}/…: endpoint health, recovery and secret rotation
 // (docs/api.md section 12). Emulator extras: the real service has no such routes.
-import { disableBody, recoverBody, rotateBody } from '../service-api/test-helper-webhooks.js';
+import { disableBody, recoverBody, rotateBody, sendExampleBody } from '../service-api/test-helper-webhooks.js';
 import { exampleSubscription } from './examples.js';
 import { adminOnly, errors, json, jsonBody, pathParam, type PathItem } from './operation-kit.js';
 import { fromZod, ref } from './schema-kit.js';
@@ -9,6 +9,17 @@ const tags = ['Test helpers'];
 const id = pathParam('id', 'The subscription id (`wh_…`).', exampleSubscription.public_id);
 
 export const testHelperWebhookPaths: Record<string, PathItem> = {
+  '/v2/test_helpers/webhooks/{id}/send_example': {
+    post: {
+      operationId: 'sendExampleEvent',
+      tags,
+      summary: "Send an event type's example",
+      description: `Queues the example of \`type\` from this document's \`webhooks:\` entry as a real signed delivery to this one subscription, whatever its type (the console's event catalog uses it). ${adminOnly}`,
+      parameters: [id],
+      requestBody: jsonBody(fromZod(sendExampleBody), { type: 'document.completed' }),
+      responses: { '202': json(ref('TestEventResult'), 'Queued.'), ...errors({ id: true, body: true }) },
+    },
+  },
   '/v2/test_helpers/webhooks/{id}/disable': {
     post: {
       operationId: 'disableSubscription',

@@ -8,6 +8,8 @@ import type { Domain } from '../domain/domain.js';
 import { subscriptionView } from '../domain/views.js';
 import { actorOf } from './auth.js';
 import { parse } from '../http/validate.js';
+import { EVENT_INFO } from '../openapi/events.js';
+import { EVENT_TYPES } from '@shared/api-types.js';
 
 export const disableBody = z.strictObject({
   reason: z.string({ error: 'must be a string' }).max(200, 'must be at most 200 characters').optional(),
@@ -23,6 +25,10 @@ export const rotateBody = z.strictObject({
     .min(0, 'must be 0 or more')
     .max(30 * 86400, 'must be at most 2592000 (30 days)')
     .optional(),
+});
+
+export const sendExampleBody = z.strictObject({
+  type: z.enum(EVENT_TYPES, { error: `must be one of: ${EVENT_TYPES.join(', ')}` }),
 });
 
 export function testHelperWebhookRoutes(domain: Domain): Router {
@@ -45,6 +51,12 @@ export function testHelperWebhookRoutes(domain: Domain): Router {
   r.post('/:id/rotate_secret', async (req, res) => {
     const { overlap_seconds } = parse(rotateBody, req.body ?? {});
     res.json(await domain.rotateSecret(company(res), req.params.id, overlap_seconds));
+  });
+  // The event catalog's "Send example": the type's documented example, as a real signed delivery.
+  r.post('/:id/send_example', async (req, res) => {
+    const { type } = parse(sendExampleBody, req.body ?? {});
+    const d = await domain.sendExampleEvent(company(res), req.params.id, type, EVENT_INFO[type].example);
+    res.status(202).json({ delivery_id: d.id, event_id: d.event_id, subscription_id: d.subscription_id, status: 'pending' });
   });
   r.get('/:id/secrets', (req, res) => {
     res.json(domain.subscriptionSecrets(company(res), req.params.id));

@@ -25,6 +25,7 @@ import { HistoryIndex, type DeliveryEntry } from './history/index-state.js';
 import { loadSegments } from './history/loader.js';
 import { dropSegment } from './history/retention.js';
 import { cutBack } from './history/rollback.js';
+import { explainFsError } from './store-errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
 
@@ -74,15 +75,18 @@ class SegmentedHistoryLog implements HistoryLog {
     this.writer = new SegmentWriter({ delayMs: opts.writeDelayMs ?? 5, batchBytes: 512 * 1024, onBackgroundError: this.onBackgroundError });
   }
 
-  async open(): Promise<void> {
+  async open(): Promise<string[]> {
     if (this.state !== 'new') throw new Error('the history log was already opened');
-    await mkdir(this.opts.dir, { recursive: true, mode: 0o700 });
-    await this.load();
+    await mkdir(this.opts.dir, { recursive: true, mode: 0o700 }).catch((err: unknown) => {
+      throw explainFsError(this.opts.dir, err, 'the delivery history');
+    });
+    const warnings = await this.load();
     this.state = 'open';
     this.maybeRetain();
+    return warnings;
   }
 
-  private async load(): Promise<void> {
+  private async load(): Promise<string[]> {
     this.idx = new HistoryIndex();
     this.orphans.clear();
     const loaded = await loadSegments(this.opts.dir, this.idx);
@@ -91,6 +95,7 @@ class SegmentedHistoryLog implements HistoryLog {
     this.nextEventSeq = loaded.nextEventSeq;
     if (this.segments.length === 0) this.segments.push(newSegment(this.opts.dir, 1, true));
     this.cur = this.segments[this.segments.length - 1];
+    return loaded.warnings;
   }
 
   mark(): HistoryMark {

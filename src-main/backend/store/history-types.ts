@@ -55,8 +55,8 @@ export interface UndoableLog {
 }
 
 export interface HistoryLog extends UndoableLog {
-  /** Loads the index from disk (creating the folder if needed). */
-  open(): Promise<void>;
+  /** Loads the index from disk (creating the folder if needed); resolves with the damage met, in words. */
+  open(): Promise<string[]>;
   /** Records an event and its exact body (needed to redeliver after it left the main store). */
   recordEvent(event: EventSummary, body: string): void;
   /** Inserts or replaces a delivery's summary (on creation, after each attempt, when it ends). */

@@ -8,6 +8,7 @@ import type { DurableJsonFile } from './durable-file.js';
 import { describeDamage, replayJournals } from './journal-replay.js';
 import { emptyData, type DbData } from './schema.js';
 import { keepRejected, rejectMalformed } from './rejected-records.js';
+import { explainFsError } from './store-errors.js';
 import { systemClock } from '../clock.js';
 
 export interface Recovered {
@@ -19,7 +20,9 @@ export interface Recovered {
 
 export async function recoverState(dataDir: string, db: Low<DbData>, file: DurableJsonFile<DbData>): Promise<Recovered> {
   const warnings: string[] = [];
-  await db.read();
+  await db.read().catch((err: unknown) => {
+    throw explainFsError(file.path, err, 'the store file');
+  });
   const aside = file.lastRead.keptAsidePath;
   if (aside) {
     const prev = await file.readPrevious();

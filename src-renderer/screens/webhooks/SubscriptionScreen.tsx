@@ -20,6 +20,7 @@ import { useTitle } from '../../use-title.js';
 import { DeliveryLog } from './DeliveryLog.js';
 import { HealthCard } from './HealthCard.js';
 import { SecretsCard } from './SecretsCard.js';
+import { FaultsCard } from './FaultsCard.js';
 import { forgetFingerprint } from './fingerprint.js';
 
 export function SubscriptionScreen({ id }: { id: string }) {
@@ -92,6 +93,7 @@ export function SubscriptionScreen({ id }: { id: string }) {
           <SecretsCard subscriptionId={s.public_id} />
         </div>
       )}
+      {!remote && <FaultsCard subscriptionId={s.public_id} />}
       <section className="card card-flush" aria-labelledby="log">
         <h2 id="log" className="card-title card-title-pad">
           Delivery log

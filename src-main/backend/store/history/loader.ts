@@ -6,12 +6,15 @@ import { readdir, truncate } from 'node:fs/promises';
 import type { ScannedRecord } from './records.js';
 import { newSegment, scanSegment, segmentIdOf, type Loc, type Segment } from './segments.js';
 import type { HistoryIndex } from './index-state.js';
+import { explainFsError } from '../store-errors.js';
 
 export interface LoadResult {
   segments: Segment[];
   nextDeliverySeq: number;
   nextEventSeq: number;
   skippedLines: number;
+  /** Damage met, one sentence per segment, for the start-up report. */
+  warnings: string[];
 }
 
 export async function loadSegments(dir: string, idx: HistoryIndex): Promise<LoadResult> {
@@ -22,17 +25,29 @@ export async function loadSegments(dir: string, idx: HistoryIndex): Promise<Load
   const loader = new Loader(idx);
   const segments: Segment[] = [];
   let skippedLines = 0;
+  const warnings: string[] = [];
   for (const [i, id] of ids.entries()) {
     const seg = newSegment(dir, id, false);
-    const scanned = await scanSegment(seg.path, (rec, off, len) => loader.apply(seg, rec, { seg, off, len }));
+    let scanned;
+    try {
+      scanned = await scanSegment(seg.path, (rec, off, len) => loader.apply(seg, rec, { seg, off, len }));
+    } catch (err) {
+      throw explainFsError(seg.path, err, 'a delivery history segment');
+    }
     seg.size = seg.written = scanned.validLength;
     skippedLines += scanned.skipped;
+    const torn = i < ids.length - 1 && scanned.validLength < scanned.fileSize;
+    if (scanned.skipped > 0 || torn)
+      warnings.push(
+        `The delivery history file ${seg.path} is damaged: ${scanned.skipped} unreadable line${scanned.skipped === 1 ? '' : 's'}` +
+          `${torn ? ` and ${scanned.fileSize - scanned.validLength} bytes cut off at its end` : ''}; the delivery-log entries on them are lost, the rest was loaded.`,
+      );
     // Cut a torn tail off the segment that will be appended to; older ones are only read.
     if (i === ids.length - 1 && scanned.validLength < scanned.fileSize) await truncate(seg.path, scanned.validLength);
     segments.push(seg);
   }
   idx.buildLists();
-  return { segments, nextDeliverySeq: loader.nextDeliverySeq, nextEventSeq: loader.nextEventSeq, skippedLines };
+  return { segments, nextDeliverySeq: loader.nextDeliverySeq, nextEventSeq: loader.nextEventSeq, skippedLines, warnings };
 }
 
 class Loader {
