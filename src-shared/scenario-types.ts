@@ -35,6 +35,15 @@ export interface ScenarioRun {
   steps: ScenarioStepResult[];
 }
 
+/** What loading a demo pack made (POST /v2/test_helpers/demo_packs/…/load). */
+export interface PackLoad {
+  object: 'demo_pack_load';
+  name: string;
+  inbox_ids: string[];
+  document_ids: string[];
+  run: ScenarioRun | null;
+}
+
 export interface ScenarioListing {
   name: string;
   description: string;

@@ -2,18 +2,10 @@
 // key). A run or a load makes documents, subscriptions, inboxes and deliveries, so
 // those queries go stale; the lists of what ships do not change while the app runs.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { ScenarioListing, ScenarioRun } from '@shared/scenario-types.js';
+import type { PackLoad, ScenarioListing, ScenarioRun } from '@shared/scenario-types.js';
 import { serviceApi } from './client.js';
 import { documentKeys, inspectorKeys, receiverKeys, scenarioKeys, webhookKeys } from './keys.js';
 import { useRefreshingMutation } from './refreshing-mutation.js';
-
-export interface PackLoad {
-  object: 'demo_pack_load';
-  name: string;
-  inbox_ids: string[];
-  document_ids: string[];
-  run: ScenarioRun | null;
-}
 
 export const scenarioListQuery = () =>
   queryOptions({

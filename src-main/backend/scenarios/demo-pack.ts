@@ -4,17 +4,11 @@
 import type { DemoPack } from './pack-schema.js';
 import { runScenario, type ScenarioDeps } from './runner.js';
 import { playStep, type RunState } from './steps.js';
-import type { ScenarioRun } from '@shared/scenario-types.js';
+import type { PackLoad } from '@shared/scenario-types.js';
+
+export type { PackLoad };
 
 type SeedStep = NonNullable<DemoPack['seed']>[number];
-
-export interface PackLoad {
-  object: 'demo_pack_load';
-  name: string;
-  inbox_ids: string[];
-  document_ids: string[];
-  run: ScenarioRun | null;
-}
 
 export async function loadPack(deps: ScenarioDeps, companyId: string, pack: DemoPack): Promise<PackLoad> {
   const inboxIds: string[] = [];
