@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { statusQuery } from '../api/session.js';
 import { Sidebar } from './Sidebar.js';
+import { ConnectionChip } from './ConnectionChip.js';
 import type { Route } from '../routes.js';
 
 export function Layout({ company, current, children }: { company: string; current?: Route; children: ReactNode }) {
@@ -49,7 +50,9 @@ export function Layout({ company, current, children }: { company: string; curren
             <span aria-hidden="true">☰</span> Menu
           </button>
           <span className="topbar-brand">Countersign</span>
-          <div className="frame-tools" />
+          <div className="frame-tools">
+            <ConnectionChip />
+          </div>
         </header>
         <main id="main" className="content" tabIndex={-1}>
           {warnings.map((w, i) => (

@@ -37,3 +37,14 @@ export function RemoteNote({ children }: { children: (name: string) => ReactNode
 export function ByConnection({ local, remote }: { local: ReactNode; remote: ReactNode }) {
   return isRemote(useConnection()) ? remote : local;
 }
+
+/** A frame tool of the built-in service only (the test clock): on a remote, one line saying so. */
+export function LocalOnlyTool({ what, children }: { what: string; children: ReactNode }) {
+  const c = useConnection();
+  if (!isRemote(c)) return children;
+  return (
+    <p className="subtle local-only-tool">
+      {what}: only on the built-in service, not on {c.name}.
+    </p>
+  );
+}

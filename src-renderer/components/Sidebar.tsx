@@ -8,6 +8,7 @@ import { NAV, isCurrentSection, type Route } from '../routes.js';
 import { LiveIndicator } from './LiveIndicator.js';
 import { ConnectionSwitcher } from './ConnectionSwitcher.js';
 import { ClockControl } from './ClockControl.js';
+import { LocalOnlyTool } from './LocalOnly.js';
 
 export function Sidebar({ company, current, open }: { company: string; current?: Route; open: boolean }) {
   const nav = useRef<HTMLElement>(null);
@@ -50,7 +51,9 @@ export function Sidebar({ company, current, open }: { company: string; current?:
         ))}
       </nav>
       <div className="sidebar-foot">
-        <ClockControl />
+        <LocalOnlyTool what="Test clock">
+          <ClockControl />
+        </LocalOnlyTool>
         <LiveIndicator />
       </div>
     </aside>

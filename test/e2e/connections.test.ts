@@ -37,6 +37,8 @@ async function shots(name: string) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [800, 1400]) {
       await page.setViewportSize({ width, height: 900 });
+      // Let the frame's drawer finish its slide after the resize (a picture, not an assertion).
+      await page.waitForTimeout(400);
       await page.screenshot({ path: join(SHOTS, `${name}-${width}-${scheme}.png`), fullPage: true });
     }
   }

@@ -2,12 +2,15 @@
 // local one holds a connection to the other ("the remote") and a subscription made there
 // for one of its inboxes through the tunnel. The ngrok cloud cannot be reached from a
 // test, so the tunnel's state is set by hand (the one fake); after its URL changes the
-// screen lists the subscription, and moves it only after the confirmation.
+// screen lists the subscription, and moves it only after the confirmation. And the
+// Receiver's "Subscribe" dialog, on a remote, makes the subscription there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureClient } from '../../src-renderer/api/client.js';
 import { ConnectionsScreen } from '../../src-renderer/screens/connections/ConnectionsScreen.js';
+import { SubscribeDialog } from '../../src-renderer/screens/receiver/SubscribeDialog.js';
+import { LOCAL, switchConnection } from '../../src-renderer/api/connection.js';
 import { loadNodeHelper } from './node-helper.js';
 import { CONSOLE_TOKEN, renderConsole } from './render-console.js';
 
@@ -66,5 +69,35 @@ describe('Settings → Connections: subscriptions left behind by the tunnel', ()
     await waitFor(async () => expect((await remote.api('GET', `/v2/webhooks/${sub.public_id}`)).status).toBe(404));
     const now = (await remote.api('GET', '/v2/webhooks')).body.data.map((s: { url: string }) => s.url);
     expect(now).toEqual([`https://new.ngrok.app/in/${inbox.id}`]);
+  });
+
+  it("subscribes an inbox on the remote at its public URL from the Receiver's dialog, and the inbox verifies with its secret", async () => {
+    const conn = (
+      await local.consoleApi('POST', '/connections', {
+        name: 'Remote B',
+        base_url: remote.urls.api_url,
+        app_url: 'https://app.example.com',
+        api_key_env: 'REMOTE_KEY',
+      })
+    ).body;
+    const made = (await local.consoleApi('POST', '/inboxes', { name: 'Dialog inbox' })).body;
+    tunnel = { status: 'online', public_url: 'https://dialog.ngrok.app' };
+    const inbox = (await local.consoleApi('GET', `/inboxes/${made.id}`)).body;
+    expect(inbox.public_url).toBe(`https://dialog.ngrok.app/in/${made.id}`);
+    switchConnection(conn);
+    try {
+      const user = userEvent.setup();
+      renderConsole('/app/receiver', <SubscribeDialog inbox={inbox} onClose={() => undefined} />);
+      await screen.findByRole('dialog', { name: 'Subscribe Dialog inbox on Remote B' });
+      await user.click(screen.getByRole('button', { name: 'Subscribe' }));
+      await screen.findByText(/made on Remote B/);
+      const urls = (await remote.api('GET', '/v2/webhooks')).body.data.map((s: { url: string }) => s.url);
+      expect(urls).toContain(`https://dialog.ngrok.app/in/${made.id}`);
+      expect((await local.consoleApi('GET', `/inboxes/${made.id}`)).body.secret.source).toBe('pasted');
+      // The built-in service got nothing.
+      expect((await local.api('GET', '/v2/webhooks')).body.data).toEqual([]);
+    } finally {
+      switchConnection(LOCAL);
+    }
   });
 });

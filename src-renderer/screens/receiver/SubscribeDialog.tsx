@@ -1,7 +1,8 @@
 // "Subscribe this inbox": a subscription of the console's company pointing at the inbox
 // (its public URL when the tunnel is online, else its local URL), whose secret the
 // inbox then verifies with. Its secret is shown once, like the webhooks form's, then
-// only its fingerprint (kept in this browser, like the form's).
+// only its fingerprint (kept in this browser, like the form's). On a remote connection
+// the subscription is made there instead (RemoteSubscribeDialog.tsx).
 import { useState } from 'react';
 import { SecretReveal } from '../../components/SecretReveal.js';
 import { rememberFingerprint } from '../webhooks/fingerprint.js';
@@ -14,8 +15,16 @@ import { Modal } from '../../components/Modal.js';
 import { SubscriptionTypeSelect } from '../../components/SubscriptionTypeSelect.js';
 import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
+import { isRemote, useConnection } from '../../api/connection.js';
+import { RemoteSubscribeDialog } from './RemoteSubscribeDialog.js';
 
 export function SubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () => void }) {
+  const connection = useConnection();
+  if (isRemote(connection)) return <RemoteSubscribeDialog inbox={inbox} connection={connection} onClose={onClose} />;
+  return <LocalSubscribeDialog inbox={inbox} onClose={onClose} />;
+}
+
+function LocalSubscribeDialog({ inbox, onClose }: { inbox: Inbox; onClose: () => void }) {
   const [type, setType] = useState<SubscriptionType>('all');
   const [done, setDone] = useState<SubscribeResult | null>(null);
   const subscribe = useSubscribeInbox();

@@ -17,7 +17,15 @@ export interface Created {
   fingerprint: string;
 }
 
-export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (c: Created) => void; suggestion?: string }) {
+export function CreateSubscriptionForm({
+  onCreated,
+  suggestion,
+  suggestionLabel = 'Use the local receiver',
+}: {
+  onCreated: (c: Created) => void;
+  suggestion?: string;
+  suggestionLabel?: string;
+}) {
   const [url, setUrl] = useState('');
   const [type, setType] = useState<SubscriptionType>('all');
   const create = useCreateSubscription();
@@ -25,9 +33,6 @@ export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (
   const urlError = err?.fieldMessage('url');
   const typeError = err?.fieldMessage('type');
   const otherError = create.error != null && !urlError && !typeError;
-  // Subscribing a URL twice sends every event twice: say so before it is done.
-  const subs = useQuery(allSubscriptionsQuery());
-  const already = url.trim() ? (subs.data ?? []).filter((s) => s.url === url.trim()) : [];
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -79,21 +84,29 @@ export function CreateSubscriptionForm({ onCreated, suggestion }: { onCreated: (
               create.reset(); // the old error was about another URL
             }}
           >
-            Use the local receiver
+            {suggestionLabel}
           </button>
         )}
       </div>
-      {already.length > 0 && (
-        <p className="notice notice-warning create-form-error" role="status">
-          This URL is already subscribed ({already.map((s) => `${s.public_id}, ${s.type}`).join('; ')}). Another subscription sends it every
-          matching event a second time.
-        </p>
-      )}
+      <AlreadySubscribed url={url.trim()} />
       {otherError && (
         <div className="create-form-error">
           <ErrorNotice error={create.error} title="The subscription was not created." />
         </div>
       )}
     </form>
+  );
+}
+
+/** Subscribing a URL twice sends every event twice: said before it is done, with each subscription's id and type. */
+function AlreadySubscribed({ url }: { url: string }) {
+  const subs = useQuery(allSubscriptionsQuery());
+  const already = url ? (subs.data ?? []).filter((s) => s.url === url) : [];
+  if (already.length === 0) return null;
+  return (
+    <p className="notice notice-warning create-form-error" role="status">
+      This URL is already subscribed ({already.map((s) => `${s.public_id}, ${s.type}`).join('; ')}). Another subscription sends it every
+      matching event a second time.
+    </p>
   );
 }

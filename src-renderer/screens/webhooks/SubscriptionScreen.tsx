@@ -87,7 +87,9 @@ export function SubscriptionScreen({ id }: { id: string }) {
         </p>
       )}
       {test.error != null && <ErrorNotice error={test.error} title="The test event was not sent." />}
-      {!remote && (
+      {remote ? (
+        <p className="subtle">Health, recovery and secret rotation are test helpers of the built-in service: not offered on a remote.</p>
+      ) : (
         <div className="card-pair">
           <HealthCard sub={s} />
           <SecretsCard subscriptionId={s.public_id} />

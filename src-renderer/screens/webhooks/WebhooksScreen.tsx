@@ -18,6 +18,7 @@ import { Time } from '../../components/Time.js';
 import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
+import { isRemote, useConnection } from '../../api/connection.js';
 import { CreateSubscriptionForm, type Created } from './CreateSubscriptionForm.js';
 import { fingerprintFor } from './fingerprint.js';
 import { SecretDialog } from './SecretDialog.js';
@@ -26,14 +27,23 @@ export function WebhooksScreen() {
   useTitle('Webhooks');
   const [created, setCreated] = useState<Created | null>(null);
   const inboxes = useQuery({ ...inboxListQuery(), retry: false });
-  const suggestion = inboxes.data?.[0]?.local_url;
+  const connection = useConnection();
+  const remote = isRemote(connection);
+  // A remote service reaches an inbox only through the tunnel; the built-in one at its loopback URL.
+  const suggestion = (remote ? inboxes.data?.[0]?.public_url : inboxes.data?.[0]?.local_url) ?? undefined;
   return (
     <>
       <PageHeader title="Webhooks">
-        <p className="page-lede">Subscriptions receive a signed POST for each document event they want.</p>
+        <p className="page-lede">
+          Subscriptions{remote ? ` on ${connection.name}` : ''} receive a signed POST for each document event they want.
+        </p>
       </PageHeader>
       <Card title="New subscription">
-        <CreateSubscriptionForm onCreated={setCreated} suggestion={suggestion} />
+        <CreateSubscriptionForm
+          onCreated={setCreated}
+          suggestion={suggestion}
+          suggestionLabel={remote ? 'Use your receiver (through the tunnel)' : undefined}
+        />
       </Card>
       <Card title="Subscriptions" flush>
         <SubscriptionTable />
