@@ -239,7 +239,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     receiver_url: receiverUrl(),
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
-  const scenarios = clockControl && { domain, history, receiver, clockControl, clock, inFlight: () => engine.inFlight() };
+  const scenarios = clockControl && { domain, history, receiver, clockControl, clock, faults, store, inFlight: () => engine.inFlight() };
   const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl: () => `${apiBase()}/app` };
   const consoleDeps = {
     token: consoleToken,

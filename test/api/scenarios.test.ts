@@ -101,6 +101,30 @@ describe('scenario runs', () => {
     expect(endpoint.received).toEqual([{ id: res.body.steps[1].delivery_ids[0], status: 204 }]);
   });
 
+  it('sets faults on its subscription: a wrong secret is refused by an endpoint that verifies, then all is well again', async () => {
+    t = await startTestBackend();
+    const secret = generateSecret();
+    endpoint = await verifyingEndpoint(secret);
+    const scenario = {
+      name: 'faulty',
+      events: 'document.sent',
+      steps: [
+        { do: 'set_faults', faults: { wrong_secret: {} } },
+        { do: 'create_document', ref: 'a' },
+        { do: 'send', document: 'a' },
+        { do: 'expect', deliveries: [{ type: 'document.sent', document: 'a', attempts: 1, last_status_code: 401 }] },
+        { do: 'set_faults', faults: {} },
+        { do: 'create_document', ref: 'b' },
+        { do: 'send', document: 'b' },
+        { do: 'expect', deliveries: [{ type: 'document.sent', document: 'b', status: 'succeeded', last_status_code: 204 }] },
+      ],
+    };
+    const res = await run({ scenario, target: { url: endpoint.url, secret } });
+    expect(res.body.steps.map((s: any) => s.summary)).toContain('faults on: wrong_secret');
+    expect(res.body).toMatchObject({ passed: true, summary: '2 of 2 expectations held' });
+    expect(endpoint.received.map((r) => r.status)).toEqual([401, 204]);
+  });
+
   it('refuses bad input in the one error shape, and changes nothing', async () => {
     t = await startTestBackend();
     const both = await run({ name: 'lease-signing', scenario: { name: 'x', steps: [{ do: 'expect', count: 0 }] } });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { responseModeSchema } from '../receiver/inbox-input.js';
 import { scenarioSchema, scenarioStep } from './schema.js';
 
-const seedStep = scenarioStep.refine((s) => s.do !== 'expect' && s.do !== 'advance_clock' && s.do !== 'set_endpoint', {
+const seedStep = scenarioStep.refine((s) => s.do === 'create_document' || 'document' in s, {
   message: 'a pack seed only creates documents and plays their actions',
 });
 

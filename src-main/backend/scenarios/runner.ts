@@ -10,6 +10,8 @@ import type { ClockControl } from '../clock-control.js';
 import type { Domain } from '../domain/domain.js';
 import type { Receiver } from '../receiver/receiver.js';
 import type { HistoryLog } from '../store/history-types.js';
+import type { FaultRegistry } from '../delivery/faults.js';
+import type { Store } from '../store/store.js';
 import type { ScenarioRun, ScenarioStepResult } from '@shared/scenario-types.js';
 import type { Scenario } from './schema.js';
 import { playStep, type RunState } from './steps.js';
@@ -20,6 +22,9 @@ export interface ScenarioDeps {
   receiver: Receiver;
   clockControl: ClockControl;
   clock: Clock;
+  /** Deliberate faults per subscription, and the store they are kept in (set_faults). */
+  faults: FaultRegistry;
+  store: Store;
   /** Attempts on the network now (the delivery engine). */
   inFlight: () => number;
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DOCUMENT_ACTIONS, EVENT_TYPES } from '@shared/api-types.js';
 import { responseModeSchema } from '../receiver/inbox-input.js';
+import { faultsBody } from '../service-api/fault-routes.js';
 
 const ref = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a short name: a-z, 0-9, _ and -, starting with a letter');
 const eventType = z.enum(EVENT_TYPES, { error: `must be one of: ${EVENT_TYPES.join(', ')}` });
@@ -42,6 +43,12 @@ const setEndpoint = z.strictObject({
   response: responseModeSchema,
 });
 
+const setFaults = z.strictObject({
+  do: z.literal('set_faults'),
+  /** Deliberate faults on the run's subscription from now on, as PUT …/faults takes them ({} clears them). */
+  faults: faultsBody,
+});
+
 const expectedDelivery = z.strictObject({
   type: eventType,
   document: ref.optional(),
@@ -60,7 +67,7 @@ const expect = z.strictObject({
   order: z.array(eventType).max(100).optional(),
 });
 
-export const scenarioStep = z.discriminatedUnion('do', [createDocument, act, advanceClock, setEndpoint, expect]);
+export const scenarioStep = z.discriminatedUnion('do', [createDocument, act, advanceClock, setEndpoint, setFaults, expect]);
 
 export const scenarioSchema = z.strictObject({
   $schema: z.string().optional(),

@@ -5,6 +5,7 @@ import type { ScenarioDeps } from './runner.js';
 import type { ScenarioStep } from './schema.js';
 import { expectationSummary, judge, type SentDelivery } from './expect.js';
 import { RECIPIENT_ACTIONS } from '../domain/lifecycle.js';
+import { normalisedFaults } from '../service-api/fault-routes.js';
 
 export interface RunState {
   companyId: string;
@@ -40,6 +41,13 @@ export async function playStep(deps: ScenarioDeps, state: RunState, step: Scenar
       if (!state.inboxId) throw new Error('set_endpoint changes the built-in inbox; this run sends to your own URL');
       const inbox = await deps.receiver.inboxes.update(state.inboxId, { response: step.response });
       return { summary: `the endpoint now answers: ${inbox.response_description}`, problems: [] };
+    }
+    case 'set_faults': {
+      const set = normalisedFaults(step.faults);
+      deps.faults.set(state.subscriptionId, set);
+      await deps.store.commit();
+      const names = Object.keys(set);
+      return { summary: names.length ? `faults on: ${names.join(', ')}` : 'faults off', problems: [] };
     }
     case 'expect':
       return { summary: expectationSummary(step), problems: judge(step, await sentSoFar(deps, state), state.refs) };

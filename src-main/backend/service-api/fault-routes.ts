@@ -49,7 +49,7 @@ export const faultsBody = z.strictObject({
 });
 
 /** The stored set, with the defaults written out (a stale timestamp is 10 minutes old unless said). */
-function normalised(body: z.output<typeof faultsBody>): WebhookFaults {
+export function normalisedFaults(body: z.output<typeof faultsBody>): WebhookFaults {
   const out = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as WebhookFaults;
   if (out.stale_timestamp) out.stale_timestamp = { ...out.stale_timestamp, seconds: out.stale_timestamp.seconds ?? 600 };
   return out;
@@ -64,7 +64,7 @@ export function faultRoutes(domain: Domain, store: Store, faults: FaultRegistry)
   });
   r.put('/:id/faults', async (req, res) => {
     const sub = domain.getSubscription(actorOf(res).company_id, req.params.id);
-    const set = normalised(parse(faultsBody, req.body));
+    const set = normalisedFaults(parse(faultsBody, req.body));
     faults.set(sub.public_id, set);
     faults.prune((id) => store.subscriptions.get(id) !== undefined);
     await store.commit();
