@@ -145,6 +145,26 @@ describe.skipIf(!ready)('layout from 800 px up', () => {
     await context.close();
   });
 
+  it('clears a stale URL error when a button fills the field, and warns of a URL already subscribed', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(inst.console_url);
+    await settled(page);
+    await page.goto(`${inst.app_url}/settings/integrations/webhooks`);
+    await settled(page);
+    const form = page.getByRole('form', { name: 'New subscription' });
+    const field = form.getByLabel('Endpoint URL');
+    await form.getByRole('button', { name: 'Create subscription' }).click();
+    await waitUntil('the URL error', async () => (await field.getAttribute('aria-invalid')) === 'true');
+    await form.getByRole('button', { name: 'Use the local receiver' }).click();
+    await waitUntil('the error cleared', async () => (await field.getAttribute('aria-invalid')) !== 'true');
+    await field.fill('http://127.0.0.1:9/webhooks/countersign');
+    await form.getByText(/This URL is already subscribed \(wh_\w+, all\)/).waitFor();
+    await field.fill('http://127.0.0.1:9/webhooks/elsewhere');
+    await form.getByText(/already subscribed/).waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   it('folds the sidebar behind "Menu" under 1000 px, and keeps it beside the content above', async () => {
     const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
     const page = await context.newPage();

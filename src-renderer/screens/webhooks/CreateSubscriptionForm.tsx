@@ -1,8 +1,10 @@
 // Settings → Integrations → Webhooks: the creation form. Labels are those of the
 // service's web application ("Endpoint URL", "Subscription type", "Create
-// subscription"); the API's validation errors appear next to the field they name.
+// subscription"); the API's validation errors appear next to the field they name and
+// clear when the field is filled by a button. A URL already subscribed is said at once.
 import { useState, type FormEvent } from 'react';
-import { useCreateSubscription } from '../../api/webhooks.js';
+import { useQuery } from '@tanstack/react-query';
+import { allSubscriptionsQuery, useCreateSubscription } from '../../api/webhooks.js';
 import { ApiRequestError } from '../../api/errors.js';
 import type { CreatedSubscription, SubscriptionType } from '@shared/api-types.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -74,16 +76,37 @@ export function CreateSubscriptionForm({
           {create.isPending ? 'Creating…' : 'Create subscription'}
         </button>
         {suggestion && !url && (
-          <button type="button" className="btn btn-ghost btn-small" onClick={() => setUrl(suggestion)}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            onClick={() => {
+              setUrl(suggestion);
+              create.reset(); // the old error was about another URL
+            }}
+          >
             {suggestionLabel}
           </button>
         )}
       </div>
+      <AlreadySubscribed url={url.trim()} />
       {otherError && (
         <div className="create-form-error">
           <ErrorNotice error={create.error} title="The subscription was not created." />
         </div>
       )}
     </form>
+  );
+}
+
+/** Subscribing a URL twice sends every event twice: said before it is done, with each subscription's id and type. */
+function AlreadySubscribed({ url }: { url: string }) {
+  const subs = useQuery(allSubscriptionsQuery());
+  const already = url ? (subs.data ?? []).filter((s) => s.url === url) : [];
+  if (already.length === 0) return null;
+  return (
+    <p className="notice notice-warning create-form-error" role="status">
+      This URL is already subscribed ({already.map((s) => `${s.public_id}, ${s.type}`).join('; ')}). Another subscription sends it every
+      matching event a second time.
+    </p>
   );
 }
