@@ -21,16 +21,9 @@ export const FORWARD_BODY_KEEP = 64 * 1024;
 
 /** Request headers never passed on: those of one connection (Host and Content-Length are set anew for the target). */
 const REQUEST_HOP: ReadonlySet<string> = new Set<string>([...HOP_BY_HOP_HEADERS, 'proxy-connection']);
-/** Answer headers never passed back (Content-Length is kept: the same bytes follow). */
-const ANSWER_HOP: ReadonlySet<string> = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-connection',
-]);
+/** Answer headers never passed back: the hop-by-hop ones, but Content-Length (the same bytes follow) and those only a request has. */
+const ONLY_IN_REQUESTS_OR_KEPT = new Set(['host', 'content-length', 'expect', 'proxy-authorization']);
+const ANSWER_HOP: ReadonlySet<string> = new Set(HOP_BY_HOP_HEADERS.filter((h) => !ONLY_IN_REQUESTS_OR_KEPT.has(h)));
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface ForwardRequest {
