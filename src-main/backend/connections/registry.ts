@@ -7,20 +7,14 @@ import { isoNow } from '../clock.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Store } from '../store/store.js';
-import type { Connection, KeyStorageInfo, TunnelSubscription } from '@shared/connection-types.js';
+import type { Connection, KeyStorageInfo, NewConnection, TunnelSubscription } from '@shared/connection-types.js';
 import { checkNamedSource, HEADLESS_KEY_NOTE, resolveKey, type ConnectionKeyring, type Env } from './keyring.js';
 import { CONNECTIONS_EXTENSION, type ConnectionRecord, type ConnectionsData } from './types.js';
 
 export const MAX_CONNECTIONS = 50;
 
-export interface ConnectionInput {
-  name: string;
-  base_url: string;
-  app_url: string;
-  api_key?: string;
-  api_key_env?: string;
-  api_key_file?: string;
-}
+/** What a connection is made from: the wire type (one definition, in src-shared). */
+export type ConnectionInput = NewConnection;
 
 export interface ConnectionRegistryDeps {
   store: Store;
