@@ -102,7 +102,6 @@ export default tseslint.config(
       'src-renderer/screens/inspector/ExportImport.tsx',
       'src-renderer/screens/inspector/VirtualList.tsx',
       'src-renderer/screens/receiver/InboxForm.tsx',
-      'src-renderer/screens/receiver/TunnelPanel.tsx',
       'src-renderer/screens/webhooks/SubscriptionScreen.tsx',
     ],
     rules: { 'max-lines-per-function': 'off' },

@@ -47,6 +47,8 @@ export const useStartTunnel = () =>
 
 export const useStopTunnel = () => useReceiverMutation(() => consoleApi<TunnelView>('/tunnel/stop', { method: 'POST' }));
 
+export const useForgetAuthtoken = () => useReceiverMutation(() => consoleApi<TunnelView>('/tunnel/forget-authtoken', { method: 'POST' }));
+
 export const useMoveSubscriptions = () =>
   useReceiverMutation(
     (ids: string[] | undefined) =>

@@ -219,4 +219,13 @@ describe('tunnel without a token', () => {
     expect((await consoleApi('POST', '/tunnel/start', {})).body.status).toBe('offline');
     expect((await consoleApi('POST', '/tunnel/stop')).body.status).toBe('offline');
   });
+  it('forgets an authtoken on request: offline, with the same view as the other tunnel routes', async () => {
+    const forgot = await consoleApi('POST', '/tunnel/forget-authtoken');
+    expect(forgot.status).toBe(200);
+    expect(forgot.body).toMatchObject({
+      status: 'offline',
+      message: expect.stringMatching(/No ngrok authtoken/),
+      local_url: t.urls.receiver_url,
+    });
+  });
 });

@@ -128,6 +128,10 @@ function tunnelRoutes(r: Router, { receiver, tunnel, store, domain, company, tun
     await tunnel.stop();
     res.json(tunnelView(res));
   });
+  r.post('/tunnel/forget-authtoken', async (_req, res) => {
+    await tunnel.forget();
+    res.json(tunnelView(res));
+  });
   // Re-created at the inbox's current URL, then the old one deleted (subscription-mover.ts).
   r.post('/tunnel/move-subscriptions', jsonBody(), async (req, res) => {
     const { ids } = parse(moveSchema, req.body);

@@ -18,6 +18,8 @@ export interface Tunnel {
   /** Connects with this authtoken (remembered for this run) or the configured one. Resolves with the resulting state. */
   start(authtoken?: string): Promise<TunnelState>;
   stop(): Promise<void>;
+  /** Stops and drops the authtoken (a bad or revoked one): offline until another is given. */
+  forget(): Promise<void>;
 }
 
 /** What the tunnel needs from ngrok: one call that forwards and returns a closable listener. */
@@ -81,6 +83,8 @@ async function forwardWithin(lib: NgrokLike, options: Parameters<NgrokLike['forw
   }
 }
 
+const sameState = (a: TunnelState, b: TunnelState) => a.status === b.status && a.public_url === b.public_url && a.message === b.message;
+
 export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown as NgrokLike): Tunnel {
   let token = deps.authtoken?.trim() || undefined;
   let current: TunnelState = token ? { status: 'off' } : { status: 'offline', message: NO_TOKEN_MESSAGE };
@@ -88,12 +92,10 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
   /** Bumped by every start and stop: results of an older attempt are discarded. */
   let generation = 0;
   const timeoutMs = deps.connectTimeoutMs ?? 20_000;
-
   const set = (next: TunnelState) => {
-    const s = scrubbed(next, token);
-    const same = s.status === current.status && s.public_url === current.public_url && s.message === current.message;
-    current = s;
-    if (!same) deps.bus.emit({ kind: 'tunnel', state: s.status });
+    const prev = current;
+    current = scrubbed(next, token);
+    if (!sameState(current, prev)) deps.bus.emit({ kind: 'tunnel', state: current.status });
   };
 
   const closeListener = async () => {
@@ -155,6 +157,10 @@ export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown
       generation++;
       await closeListener();
       set(token ? { status: 'off' } : { status: 'offline', message: NO_TOKEN_MESSAGE });
+    },
+    async forget() {
+      token = undefined;
+      await this.stop();
     },
   };
 }

@@ -1,5 +1,6 @@
 // Words and defaults shared by the receiver screen's parts.
 import type { Inbox, ResponseMode, TunnelView } from '@shared/receiver-types.js';
+import { tunnelErrorWords } from './tunnel-error.js';
 
 export const DEFAULT_MODE: ResponseMode = { mode: 'status', status: 200 };
 
@@ -22,7 +23,7 @@ export function tunnelText(t: Pick<TunnelView, 'status' | 'public_url' | 'messag
     case 'connecting':
       return { title: 'Connecting…', tone: 'info', detail: 'Connecting to ngrok.' };
     case 'error':
-      return { title: 'Error', tone: 'danger', detail: t.message ? `ngrok said: ${t.message}` : 'ngrok failed without a message.' };
+      return { title: 'Error', tone: 'danger', detail: tunnelErrorWords(t.message).words };
     case 'off':
       return { title: 'Off', tone: 'neutral', detail: 'An authtoken is set; the tunnel is stopped. The receiver works on its local URL.' };
     case 'offline':

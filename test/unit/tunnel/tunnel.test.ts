@@ -55,6 +55,13 @@ describe('tunnel without a token', () => {
     expect(started).toEqual({ status: 'offline', message: NO_TOKEN_MESSAGE });
   });
 
+  it('forgets a token: offline again, and a start without one stays offline', async () => {
+    const t = createTunnel({ bus: new ChangeBus(), authtoken: 'tok', targetUrl: TARGET });
+    await t.forget();
+    expect(t.state()).toEqual({ status: 'offline', message: NO_TOKEN_MESSAGE });
+    expect(await t.start()).toEqual({ status: 'offline', message: NO_TOKEN_MESSAGE });
+  });
+
   it('is off (not offline) when a token is configured but not started', () => {
     const t = createTunnel({ bus: new ChangeBus(), authtoken: 'tok', targetUrl: TARGET });
     expect(t.state()).toEqual({ status: 'off' });
