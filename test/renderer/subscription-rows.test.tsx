@@ -3,9 +3,8 @@
 // webhooks list, and a subscription's delivery log shows the request body each attempt
 // sent and links to the same delivery in the inspector.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
-import { waitUntil } from '../helpers/wait.js';
 
 let tb: TestBackend;
 beforeAll(async () => {
@@ -34,10 +33,15 @@ describe('subscriptions that share a URL', () => {
     cleanup();
 
     expect((await tb.api('POST', `/v2/webhooks/${a.public_id}/test`, {})).status).toBeLessThan(300);
-    const delivery = await waitUntil('the test delivery attempted', async () => {
-      const log = await tb.api('GET', `/v2/webhooks/${a.public_id}/deliveries`);
-      return log.body.data.find((d: any) => d.attempts > 0);
-    });
+    const delivery = await waitFor(
+      async () => {
+        const log = await tb.api('GET', `/v2/webhooks/${a.public_id}/deliveries`);
+        const d = log.body.data.find((x: any) => x.attempts > 0);
+        if (!d) throw new Error('the test delivery is not attempted yet');
+        return d;
+      },
+      { timeout: 10_000 },
+    );
     const attempt = (await tb.api('GET', `/v2/webhooks/${a.public_id}/deliveries/${delivery.id}`)).body.attempt_log[0];
     renderConsole(`/app/settings/integrations/webhooks/${a.public_id}?delivery=${delivery.id}`);
     const open = await screen.findByText('Open in the inspector', {}, { timeout: 5000 });
