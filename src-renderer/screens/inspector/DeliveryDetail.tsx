@@ -22,6 +22,7 @@ import { LiveSecrets } from '../webhooks/LiveSecrets.js';
 import { OutcomeBadge } from './FeedList.js';
 import { HeadersTable, headerPairs } from './HeadersTable.js';
 import { verdictWords } from './verdict-text.js';
+import { TunnelOfflineNotice } from './TunnelOffline.js';
 
 /** "Copy as curl" of an attempt, from its logged request (a capture's command comes from the receiver's route). */
 function curlOfAttempt({ method, url, headers, body }: Attempt['request']): string {
@@ -37,6 +38,7 @@ function AttemptItem({ a, open }: { a: Attempt; open: boolean }) {
         </summary>
         <div className="attempt-body">
           {a.error && <p className="attempt-error">{a.error}</p>}
+          {a.tunnel_offline && <p className="attempt-error">The tunnel was offline when this attempt was made.</p>}
           <h4 className="detail-sub">Request</h4>
           <p className="mono break subtle">
             {a.request.method} {a.request.url}
@@ -131,6 +133,7 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
       </div>
       {redeliver.error != null && <ErrorNotice error={redeliver.error} title="Not redelivered." />}
       {d.delivery.last_error && <p className="notice notice-error">{d.delivery.last_error}</p>}
+      {d.row.tunnel_offline && <TunnelOfflineNotice />}
       <dl className="detail-facts">
         <Fact label="webhook-id" className="mono">
           {d.delivery.id} <CopyButton value={d.delivery.id} what="webhook-id" />
