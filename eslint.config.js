@@ -99,7 +99,6 @@ export default tseslint.config(
     files: [
       'src-renderer/screens/api-keys/ApiKeysScreen.tsx',
       'src-renderer/screens/inspector/CompareView.tsx',
-      'src-renderer/screens/inspector/DeliveryDetail.tsx',
       'src-renderer/screens/inspector/ExportImport.tsx',
       'src-renderer/screens/inspector/ReplayForm.tsx',
       'src-renderer/screens/inspector/VirtualList.tsx',

@@ -15,3 +15,6 @@ export interface ReadyLine {
 export declare function parseReadyLine(line: string): ReadyLine | null;
 export declare function fetchFailureReason(output: string, code: number | null, timedOut: boolean): string;
 export declare function fetchElectronOnce(root?: string): Promise<{ ok: boolean; reason: string }>;
+export declare const DEV_ADMIN_KEY: string;
+export declare function startEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+export declare function watchParent(onOrphaned: () => void, everyMs?: number): NodeJS.Timeout;

@@ -2,7 +2,9 @@
 // `npm start`: build if out/ is missing or older than the sources, then run the desktop
 // app where Electron's binary is present; otherwise try once to fetch it and, if that
 // cannot be done, say why in ONE line and run the headless console instead (same
-// arguments and environment, signals forwarded, its exit code returned).
+// arguments and environment, signals forwarded, its exit code returned). Both get the dev
+// admin key cs_dev_admin unless COUNTERSIGN_ADMIN_KEY is set; package.json's `exec` makes npm's
+// forwarded SIGTERM reach this process, and losing the parent stops the child too.
 //
 // Electron's binary is looked up by reading node_modules/electron/path.txt, never by
 // `require('electron')`: from plain Node that require starts a download by itself.
@@ -88,6 +90,29 @@ export function fetchElectronOnce(root = ROOT) {
   });
 }
 
+/** Calls onOrphaned once when this process's parent goes away (its ppid changes). */
+export function watchParent(onOrphaned, everyMs = 250) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onOrphaned();
+  }, everyMs);
+  timer.unref();
+  return timer;
+}
+
+/**
+ * The environment for what `npm start` runs: the README's dev admin key (cs_dev_admin)
+ * unless COUNTERSIGN_ADMIN_KEY is set (set it empty for none). Safe because every
+ * listener is on loopback; docs/api.md says so.
+ */
+export function startEnv(env = process.env) {
+  return { ...env, COUNTERSIGN_ADMIN_KEY: env.COUNTERSIGN_ADMIN_KEY ?? DEV_ADMIN_KEY };
+}
+
+export const DEV_ADMIN_KEY = 'cs_dev_admin';
+
 /** Runs a child in its own process group and forwards each signal to it exactly once. */
 function runChild(command, args, { env, onStdoutLine } = {}) {
   return new Promise((done) => {
@@ -103,6 +128,9 @@ function runChild(command, args, { env, onStdoutLine } = {}) {
     for (const s of signals) process.on(s, forward);
     const killOnExit = () => child.exitCode === null && child.kill('SIGTERM');
     process.on('exit', killOnExit);
+    // A parent that dies without passing its signal on (npm under a shell that does not
+    // exec, npm killed hard) leaves us orphaned: stop the child as SIGTERM would.
+    const watch = watchParent(() => forward('SIGTERM'));
     if (onStdoutLine) {
       let buffer = '';
       child.stdout.on('data', (chunk) => {
@@ -122,6 +150,7 @@ function runChild(command, args, { env, onStdoutLine } = {}) {
     child.on('exit', (code, signal) => {
       for (const s of signals) process.off(s, forward);
       process.off('exit', killOnExit);
+      clearInterval(watch);
       done(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
     });
   });
@@ -147,7 +176,7 @@ async function main() {
   if (!why && !hasDisplay()) why = 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)';
 
   if (!why) {
-    const env = { ...process.env };
+    const env = startEnv();
     // Set, it would make Electron a plain Node and ignore the app.
     delete env.ELECTRON_RUN_AS_NODE;
     return runChild(bin.path, [ROOT, ...args], { env });
@@ -155,7 +184,7 @@ async function main() {
 
   console.error(`${why}; running the headless console instead.`);
   return runChild(process.execPath, [join(ROOT, 'out', 'main', 'headless.js'), ...args], {
-    env: process.env,
+    env: startEnv(),
     onStdoutLine(line) {
       const ready = parseReadyLine(line);
       if (ready) console.error(`Countersign console: ${ready.console_url}  (service API: ${ready.api_url}; Ctrl-C stops it)`);

@@ -44,6 +44,8 @@ export interface InspectorRow {
   origin?: 'check';
   /** A delivery whose last attempt failed to a tunnel URL of this receiver while the tunnel was not online. */
   tunnel_offline?: true;
+  /** A delivery imported from a file: a record of the past, never attempted here. */
+  imported?: true;
 }
 
 /** GET /inspector/feed: newest first. */

@@ -36,8 +36,19 @@ export function OutcomeBadge({ row }: { row: InspectorRow }) {
     const w = verdictWords(row.verdict);
     return <span className={`badge badge-${w.tone}`}>{w.short}</span>;
   }
+  // An imported delivery was waiting when it was exported; it never waits for anything here.
+  if (row.imported && row.outcome === 'pending') return <span className="badge badge-muted">pending at export</span>;
   const { word, tone } = deliveryState(row.outcome, row.attempts);
   return <span className={`badge badge-${tone}`}>{word}</span>;
+}
+
+/** A record that came from an import file, in the list and in the detail. */
+export function ImportedBadge() {
+  return (
+    <span className="badge badge-neutral feed-origin" title="Imported from a file: a record only, never sent from here">
+      imported
+    </span>
+  );
 }
 
 export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: InspectorRow; inboxName: (id: string) => string | null }) {
@@ -66,12 +77,16 @@ export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: Inspecto
       <time className="feed-time mono" dateTime={row.at} title={new Date(row.at).toLocaleString()}>
         {clock(row.at)}
       </time>
-      {row.origin === 'check' ? (
+      {row.origin === 'check' || row.imported ? (
         <span className="feed-event feed-event-tagged" title={row.event_type ?? undefined}>
           <span className="truncate">{row.event_type ?? `${row.method} (no event type)`}</span>
-          <span className="badge badge-info feed-origin" title="Sent by an endpoint check (the scorecard)">
-            check
-          </span>
+          {row.imported ? (
+            <ImportedBadge />
+          ) : (
+            <span className="badge badge-info feed-origin" title="Sent by an endpoint check (the scorecard)">
+              check
+            </span>
+          )}
         </span>
       ) : (
         <span className="feed-event truncate" title={row.event_type ?? undefined}>

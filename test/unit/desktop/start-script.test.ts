@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { electronBinary, fetchFailureReason, hasDisplay, parseReadyLine } from '../../../scripts/start.mjs';
+import { electronBinary, fetchFailureReason, hasDisplay, parseReadyLine, startEnv } from '../../../scripts/start.mjs';
 import { buildState } from '../../../scripts/build-state.mjs';
 
 let root: string;
@@ -93,5 +93,10 @@ describe('messages and checks', () => {
     expect(hasDisplay({ DISPLAY: ':0' }, 'linux')).toBe(true);
     expect(hasDisplay({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toBe(true);
     expect(hasDisplay({}, 'darwin')).toBe(true);
+  });
+  it("gives what it runs the README's dev admin key unless COUNTERSIGN_ADMIN_KEY is set (empty: none)", () => {
+    expect(startEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', COUNTERSIGN_ADMIN_KEY: 'cs_dev_admin' });
+    expect(startEnv({ COUNTERSIGN_ADMIN_KEY: 'cs_mine' }).COUNTERSIGN_ADMIN_KEY).toBe('cs_mine');
+    expect(startEnv({ COUNTERSIGN_ADMIN_KEY: '' }).COUNTERSIGN_ADMIN_KEY).toBe('');
   });
 });

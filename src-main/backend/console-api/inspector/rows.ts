@@ -83,6 +83,7 @@ export function deliveryRow(ctx: RowContext, d: DeliverySummary): InspectorRow {
     size: null,
     delivery_id: null,
     ...(d.origin ? { origin: d.origin } : {}),
+    ...(d.imported ? { imported: true as const } : {}),
   };
 }
 

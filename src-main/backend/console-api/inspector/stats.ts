@@ -46,6 +46,8 @@ export function computeStats(
       }
       const i = slot(timeOf(d.last_attempt_at ?? d.created_at));
       if (i === -1 || d.status === 'cancelled' || d.status === 'skipped') continue;
+      // An imported delivery is a record, never attempted here: it is not waiting for anything.
+      if (d.imported && d.status === 'pending') continue;
       const row = deliveryRow(ctx, d);
       if (!matches(row, f)) continue;
       const key = d.status === 'pending' ? (d.attempts > 0 ? 'retrying' : 'pending') : d.status;
