@@ -35,6 +35,9 @@ export interface Inbox {
   response: ResponseMode;
   response_description: string;
   capture_count: number;
+  /** Imported with another mode than the default: that mode, not in use until turned on (PATCH its `response`). */
+  imported_response?: ResponseMode;
+  imported_response_description?: string;
 }
 
 /** POST /inboxes and PATCH /inboxes/{id}. */

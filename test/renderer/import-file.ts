@@ -42,3 +42,23 @@ export function waitingDeliveryExport() {
     deliveries: [{ delivery, attempts: [] }],
   };
 }
+
+/** An export file from elsewhere holding one inbox that answered 503. */
+export function failingInboxExport() {
+  return {
+    format: 'countersign-export',
+    version: 1,
+    inboxes: [
+      {
+        id: 'inb_importedfailing',
+        name: 'Failing',
+        created_at: ago(60_000),
+        response: { mode: 'status', status: 503 },
+        secret_fingerprint: null,
+      },
+    ],
+    captures: [],
+    events: [],
+    deliveries: [],
+  };
+}

@@ -89,7 +89,8 @@ export async function buildExport(deps: {
     id: i.id,
     name: i.name,
     created_at: i.created_at,
-    response: i.response,
+    // An imported inbox's own mode, not yet turned on here, travels on as its mode.
+    response: i.imported_response ?? i.response,
     secret_fingerprint: i.secret ? fingerprint(i.secret) : null,
   }));
   const captures: ExportedCapture[] = [];
@@ -205,7 +206,10 @@ export async function applyImport(
       // An unreadable mode falls back to the default rather than losing the inbox.
     }
     const name = isStr(raw.name) && raw.name.trim() ? raw.name.trim().slice(0, 100) : raw.id;
-    await receiver.inboxes.create({ name, response }, raw.id);
+    // It answers with the default until the user turns its own mode on: an imported inbox
+    // does not start failing (or forwarding) requests by itself (docs/receiver.md).
+    const own = JSON.stringify(response) === JSON.stringify(DEFAULT_RESPONSE) ? undefined : response;
+    await receiver.inboxes.create({ name, response: { ...DEFAULT_RESPONSE } }, raw.id, undefined, own);
     r.inboxes_created++;
   }
   for (const raw of file.captures as unknown[]) {

@@ -97,6 +97,7 @@ export class InboxRegistry {
         response: response.success ? (response.data as ResponseMode) : { ...DEFAULT_RESPONSE },
         created_at: typeof raw.created_at === 'string' ? raw.created_at : isoNow(this.deps.clock),
         ...(typeof raw.company_id === 'string' ? { company_id: raw.company_id } : {}),
+        ...importedResponseOf(raw),
       };
       kept.push(rec);
       this.byId.set(rec.id, rec);
@@ -189,6 +190,9 @@ export class InboxRegistry {
       response: rec.response,
       response_description: describeResponse(rec.response),
       capture_count: this.deps.captures.count(rec.id),
+      ...(rec.imported_response
+        ? { imported_response: rec.imported_response, imported_response_description: describeResponse(rec.imported_response) }
+        : {}),
     };
   }
 
@@ -207,7 +211,8 @@ export class InboxRegistry {
     if (response?.mode === 'forward') checkForwardTarget(response.url, this.deps.limits.forwardToAnyHost);
   }
 
-  async create(input: CreateInboxInput, id = newId('inb'), companyId?: string): Promise<InboxView> {
+  /** `importedResponse`: an imported inbox's own mode, kept off until the user turns it on (types.ts). */
+  async create(input: CreateInboxInput, id = newId('inb'), companyId?: string, importedResponse?: ResponseMode): Promise<InboxView> {
     if (this.byId.size >= this.deps.limits.maxInboxes) {
       throw validationError([{ field: 'name', message: `at most ${this.deps.limits.maxInboxes} inboxes; delete one first` }]);
     }
@@ -219,6 +224,7 @@ export class InboxRegistry {
       response: (input.response as ResponseMode | undefined) ?? { ...DEFAULT_RESPONSE },
       created_at: isoNow(this.deps.clock),
       ...(companyId ? { company_id: companyId } : {}),
+      ...(importedResponse ? { imported_response: importedResponse } : {}),
     };
     this.saved.inboxes.push(rec);
     this.byId.set(rec.id, rec);
@@ -236,6 +242,8 @@ export class InboxRegistry {
     if (input.secret !== undefined) rec.secret = input.secret;
     if (input.response !== undefined) {
       rec.response = input.response as ResponseMode;
+      // The user chose a mode (the imported one or another): nothing is left to turn on.
+      delete rec.imported_response;
       // A new mode starts afresh: "fail the first N" counts from now on.
       this.modeCounts.get(id)?.clear();
     }
@@ -256,4 +264,10 @@ export class InboxRegistry {
     await this.deps.store.commit();
     this.deps.bus.emit({ kind: 'inbox', id });
   }
+}
+
+/** A stored inbox's kept imported mode, when it is sound. */
+function importedResponseOf(raw: Partial<InboxRecord>): { imported_response?: ResponseMode } {
+  const r = responseModeSchema.safeParse(raw.imported_response);
+  return raw.imported_response !== undefined && r.success ? { imported_response: r.data as ResponseMode } : {};
 }

@@ -14,6 +14,11 @@ export interface InboxRecord {
   created_at: string;
   /** Made through the service API (`countersign listen`) by this company, which alone may read or delete it there. */
   company_id?: string;
+  /**
+   * Imported with a mode other than the default: the file's mode, kept (the inbox answers
+   * with the default meanwhile) until the user turns it on or picks another mode.
+   */
+  imported_response?: ResponseMode;
 }
 
 /** The store extension "receiver" (inbox-registry.ts). */

@@ -16,6 +16,7 @@ import { EmptyState, Loading } from '../../components/States.js';
 import { Link } from '../../router.js';
 import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
+import { ImportedMode } from './ImportedMode.js';
 import { InboxForm } from './InboxForm.js';
 import { SecretState } from './SecretState.js';
 import { SubscribeDialog } from './SubscribeDialog.js';
@@ -70,7 +71,10 @@ function InboxItem({
         <Fact label="Verifies with">
           <SecretState inbox={inbox} />
         </Fact>
-        <Fact label="Answers">{inbox.response_description}</Fact>
+        <Fact label="Answers">
+          {inbox.response_description}
+          <ImportedMode inbox={inbox} />
+        </Fact>
       </dl>
     </li>
   );
