@@ -100,7 +100,6 @@ export default tseslint.config(
       'src-renderer/screens/api-keys/ApiKeysScreen.tsx',
       'src-renderer/screens/inspector/CompareView.tsx',
       'src-renderer/screens/inspector/ExportImport.tsx',
-      'src-renderer/screens/inspector/ReplayForm.tsx',
       'src-renderer/screens/inspector/VirtualList.tsx',
       'src-renderer/screens/receiver/InboxForm.tsx',
       'src-renderer/screens/receiver/TunnelPanel.tsx',
