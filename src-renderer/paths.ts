@@ -31,7 +31,9 @@ export const linkTo = {
   documents: () => href(PATHS.documents),
   document: (id: string) => href(PATHS.documents, { [DOCUMENT_PARAM]: id }),
   notifications: (documentId?: string) => href(PATHS.notifications, { document_id: documentId }),
-  inspector: (params?: { inbox?: string; kind?: string; origin?: string; subscription?: string }) => href(PATHS.inspector, params),
+  /** `row`: the row to open, `d:<delivery id>` or `c:<capture id>` (InspectorRow.ref). */
+  inspector: (params?: { inbox?: string; kind?: string; origin?: string; subscription?: string; row?: string }) =>
+    href(PATHS.inspector, params),
   check: () => href(PATHS.check),
   receiver: () => href(PATHS.receiver),
   webhooks: () => href(PATHS.webhooks),

@@ -1,5 +1,6 @@
 // Every attempt of one delivery: when, how long, the response status (or the network
-// error) and an excerpt of the response body, with the request's headers on demand.
+// error) and an excerpt of the response body, with the request's body and headers on
+// demand, and a link to the same delivery in the inspector.
 // Bodies and headers come from other programs: shown as text only.
 import { useQuery } from '@tanstack/react-query';
 import { deliveryQuery } from '../../api/webhooks.js';
@@ -7,6 +8,8 @@ import type { Attempt } from '@shared/api-types.js';
 import { AttemptFacts } from '../../components/AttemptFacts.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { Loading } from '../../components/States.js';
+import { Link } from '../../router.js';
+import { linkTo } from '../../paths.js';
 
 const EXCERPT = 2000;
 
@@ -19,7 +22,8 @@ export function DeliveryAttempts({ subscriptionId, deliveryId }: { subscriptionI
     <div className="attempts">
       <p className="subtle">
         Delivery <span className="mono">{q.data.id}</span> (the <span className="mono">webhook-id</span>) of event{' '}
-        <span className="mono">{q.data.event_id}</span>
+        <span className="mono">{q.data.event_id}</span> ·{' '}
+        <Link to={linkTo.inspector({ row: `d:${q.data.id}` })}>Open in the inspector</Link>
       </p>
       {attempts.length === 0 ? (
         <p className="subtle">No attempt made yet.</p>
@@ -49,6 +53,10 @@ function AttemptItem({ a }: { a: Attempt }) {
           <pre className="code-block">{body === '' ? '(empty)' : cut ? `${body.slice(0, EXCERPT)}…` : body}</pre>
         </>
       )}
+      <details className="attempt-details">
+        <summary>Request body</summary>
+        <pre className="code-block">{a.request.body === '' ? '(empty)' : a.request.body}</pre>
+      </details>
       <details className="attempt-details">
         <summary>Request headers</summary>
         <pre className="code-block">

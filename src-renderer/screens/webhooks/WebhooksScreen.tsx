@@ -114,6 +114,8 @@ function SubscriptionRow({ sub }: { sub: Subscription }) {
         <Link to={linkTo.subscription(sub.public_id)} className="mono">
           <Truncated text={sub.url} className="truncated-wide" />
         </Link>
+        {/* Several subscriptions may share a URL: the id (and the Type column) tell them apart. */}
+        <span className="cell-id mono subtle">{sub.public_id}</span>
       </td>
       <td className="mono cell-muted">{sub.type}</td>
       <td>
