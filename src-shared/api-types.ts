@@ -155,6 +155,11 @@ export interface Attempt {
   slowed_down?: boolean;
   /** The deliberate faults this attempt carried (test helpers), absent for an ordinary one. */
   faults?: FaultName[];
+  /**
+   * A failed attempt to one of this receiver's tunnel URLs (current or past public URL)
+   * made while the tunnel was not online: the failure is the tunnel's, not the endpoint's.
+   */
+  tunnel_offline?: true;
 }
 
 /** GET /v2/webhooks/{id}/deliveries/{delivery_id}: the summary with every attempt. */

@@ -42,6 +42,8 @@ export interface InspectorRow {
   delivery_id: string | null;
   /** "check": sent by the conformance scorecard (its subscription_id is the check's chk_… id). */
   origin?: 'check';
+  /** A delivery whose last attempt failed to a tunnel URL of this receiver while the tunnel was not online. */
+  tunnel_offline?: true;
   /** A delivery imported from a file: a record of the past, never attempted here. */
   imported?: true;
 }

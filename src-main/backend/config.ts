@@ -204,3 +204,8 @@ function demoDataDir(demo: string): string {
       .replace(/[^a-z0-9-]/gi, '') || 'pack';
   return join(tmpdir(), `countersign-demo-${name}-${randomBytes(4).toString('hex')}`);
 }
+
+/** The domain's settings from the configuration (endpoint health, secret rotation). */
+export function domainSettings(config: BackendConfig): { disableAfterFailingSeconds: number; rotationOverlapSeconds: number } {
+  return { disableAfterFailingSeconds: config.disableAfterFailingSeconds, rotationOverlapSeconds: config.rotationOverlapSeconds };
+}

@@ -36,6 +36,11 @@ export function AttemptFacts({ a }: { a: Attempt }) {
         </span>
       )}
       {a.slowed_down && <span className="badge badge-warning">slowed down</span>}
+      {a.tunnel_offline && (
+        <span className="badge badge-warning" title="Sent to a tunnel URL of this receiver while the tunnel was not online">
+          tunnel down
+        </span>
+      )}
       {a.rule_detail && <span className="attempt-rule">{a.rule_detail}</span>}
     </>
   );

@@ -27,6 +27,8 @@ export interface EndedAttempt {
   faults?: FaultName[];
   /** A conformance check's request (Outbox.recordCheck). */
   origin?: 'check';
+  /** It failed to a tunnel URL of this receiver while the tunnel was not online. */
+  tunnelOffline?: boolean;
 }
 
 export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
@@ -47,6 +49,7 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     rule_detail: a.detail,
     ...(a.slowDown ? { slowed_down: true } : {}),
     ...(a.faults && a.faults.length > 0 ? { faults: a.faults } : {}),
+    ...(a.tunnelOffline ? { tunnel_offline: true as const } : {}),
   });
   history.recordDelivery({
     id: row.id,
@@ -65,5 +68,6 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     last_duration_ms: result.durationMs,
     next_attempt_at: a.nextAt,
     ...(a.origin ? { origin: a.origin } : {}),
+    ...(a.tunnelOffline ? { last_tunnel_offline: true as const } : {}),
   });
 }

@@ -37,6 +37,8 @@ export interface DeliveryEngineDeps {
   redirector?: Redirector;
   /** Endpoint health (domain/subscription-health.ts): told of every ended attempt; may disable the subscription. */
   health?: EndpointHealth;
+  /** Whether a URL is one of the receiver's tunnel URLs (current or past) and the tunnel is not online now. */
+  tunnelOffline?: (url: string) => boolean;
 }
 
 export interface EndpointHealth {
@@ -156,9 +158,11 @@ class Engine implements DeliveryEngine, OutboxListener {
       let body = outbox.event(job.row.event_id)?.body;
       if (body === undefined) body = await outbox.loggedBody(job.row.event_id);
       const plan = this.deps.faults?.plan(sub.public_id, job.attempts + 1) ?? NO_FAULTS;
+      // The tunnel's state as the attempt started and as it ended: down at either, a failure is the tunnel's.
+      const offline = this.deps.tunnelOffline?.(sub.url) === true;
       const sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id), plan);
       this.slow.note(sub.public_id, sent.result.timedOut === true);
-      this.complete(job, sent.url, sent);
+      this.complete(job, sent.url, sent, offline || this.deps.tunnelOffline?.(sub.url) === true);
     } catch (err) {
       // A defect (the sender never throws); the row stays stored, so a restart retries it.
       console.error('[delivery] attempt failed unexpectedly:', err);
@@ -170,7 +174,7 @@ class Engine implements DeliveryEngine, OutboxListener {
     }
   }
 
-  private complete(job: Job, url: string, sent: SentAttempt): void {
+  private complete(job: Job, url: string, sent: SentAttempt, tunnelOffline = false): void {
     const { outbox, config } = this.deps;
     const row = job.row;
     const attempt = job.attempts + 1;
@@ -183,7 +187,7 @@ class Engine implements DeliveryEngine, OutboxListener {
     const { startedAt, headers, body, result, faults } = sent;
     const { succeeded, status, nextAt, rule, detail, slowDown } = o;
     const ended = { row, attempt, url, startedAt, headers, body, result, faults };
-    outbox.logAttempt({ ...ended, succeeded, status, nextAt, rule, detail, slowDown });
+    outbox.logAttempt({ ...ended, succeeded, status, nextAt, rule, detail, slowDown, tunnelOffline: tunnelOffline && !succeeded });
     if (slowDown) this.sched.slowDown(row.subscription_id);
     if (cancelled) this.sched.drop(job);
     else if (!job.detached) {

@@ -35,6 +35,6 @@ export function attemptView(a: AttemptRecord): Attempt {
 }
 
 export function deliveryView(d: DeliverySummary): Delivery {
-  const { company_id: _company, imported: _imported, ...rest } = d;
+  const { company_id: _company, imported: _imported, last_tunnel_offline: _tunnel, ...rest } = d;
   return { ...rest, next_attempt_at: isoOrNull(d.next_attempt_at) };
 }

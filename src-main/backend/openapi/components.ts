@@ -76,8 +76,13 @@ const attempt = object(
       items: { enum: [...FAULT_NAMES] },
       description: 'The deliberate faults this attempt carried (test helpers); absent on an ordinary attempt.',
     },
+    tunnel_offline: {
+      const: true,
+      description:
+        "A failed attempt to one of the receiver's tunnel URLs (current or past public URL) made while the tunnel was not online.",
+    },
   },
-  ['rule', 'rule_detail', 'slowed_down', 'faults'],
+  ['rule', 'rule_detail', 'slowed_down', 'faults', 'tunnel_offline'],
 );
 
 const liveSecret = object({

@@ -38,6 +38,7 @@ const deliverySchema = z.object({
   last_error: text(10_000).nullable(),
   last_duration_ms: count.nullable(),
   next_attempt_at: epochMs,
+  last_tunnel_offline: z.literal(true).optional(),
 });
 
 const attemptSchema = z.object({
@@ -54,6 +55,7 @@ const attemptSchema = z.object({
   rule: z.enum(['success', 'backoff', 'retry_after', 'exhausted', 'gone', 'disabled']).optional(),
   rule_detail: text(1000).optional(),
   slowed_down: z.literal(true).optional(),
+  tunnel_offline: z.literal(true).optional(),
 });
 
 /** An imported event, in the importing company, marked imported; null if malformed. */

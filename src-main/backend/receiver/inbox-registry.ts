@@ -157,6 +157,12 @@ export class InboxRegistry {
     return staleSubscriptions(this.deps.store.subscriptions.all(), new Set(this.byId.keys()), this.origins());
   }
 
+  /** Whether a URL reaches an inbox through a public tunnel URL, current or past (kept in past_public_urls). */
+  isTunnelUrl(url: string): boolean {
+    const c = classifyUrl(url, this.origins());
+    return c !== null && (c.kind === 'public' || c.kind === 'past_public');
+  }
+
   /** The inbox a URL reaches, if any (for the console's "which inbox is this subscription"). */
   inboxForUrl(url: string): string | null {
     const c = classifyUrl(url, this.origins());

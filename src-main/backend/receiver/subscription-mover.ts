@@ -68,3 +68,12 @@ export function followTunnel(
     });
   });
 }
+
+/**
+ * For the delivery engine: whether a URL is one of this receiver's public tunnel URLs
+ * (current or past) while the tunnel is not online, so a failed attempt to it is marked
+ * `tunnel_offline` (the inspector's "tunnel down", docs/inspector.md).
+ */
+export function tunnelOfflineCheck(tunnel: Pick<Tunnel, 'state'>, receiver: Pick<Receiver, 'inboxes'>): (url: string) => boolean {
+  return (url) => tunnel.state().status !== 'online' && receiver.inboxes.isTunnelUrl(url);
+}

@@ -32,6 +32,8 @@ export interface DeliverySummary extends Omit<Delivery, 'next_attempt_at'> {
   imported?: true;
   /** Sent by the conformance scorecard (checks/): its subscription_id is the check's id (chk_…). */
   origin?: 'check';
+  /** Its last attempt failed to a tunnel URL of this receiver while the tunnel was not online (inspector only). */
+  last_tunnel_offline?: true;
 }
 
 export interface DeliveryFilter {

@@ -22,6 +22,7 @@ import { LiveSecrets } from '../webhooks/LiveSecrets.js';
 import { ImportedBadge, OutcomeBadge } from './FeedList.js';
 import { HeadersTable, headerPairs } from './HeadersTable.js';
 import { verdictWords } from './verdict-text.js';
+import { TunnelOfflineNotice } from './TunnelOffline.js';
 
 /** "Copy as curl" of an attempt, from its logged request (a capture's command comes from the receiver's route). */
 function curlOfAttempt({ method, url, headers, body }: Attempt['request']): string {
@@ -37,6 +38,7 @@ function AttemptItem({ a, open }: { a: Attempt; open: boolean }) {
         </summary>
         <div className="attempt-body">
           {a.error && <p className="attempt-error">{a.error}</p>}
+          {a.tunnel_offline && <p className="attempt-error">The tunnel was offline when this attempt was made.</p>}
           <h4 className="detail-sub">Request</h4>
           <p className="mono break subtle">
             {a.request.method} {a.request.url}
@@ -96,6 +98,7 @@ export function DeliveryDetail({ id, onCompare }: { id: string; onCompare: (capt
       <DeliveryHead d={d} />
       <DeliveryActions d={d} />
       {d.delivery.last_error && <p className="notice notice-error">{d.delivery.last_error}</p>}
+      {d.row.tunnel_offline && <TunnelOfflineNotice />}
       {d.row.imported && (
         <p className="notice notice-info">
           Imported from a file: a record of deliveries made elsewhere. It is never attempted or sent again here.

@@ -6,6 +6,7 @@ import { memo } from 'react';
 import type { InspectorRow } from '@shared/inspector-types.js';
 import { VirtualList } from './VirtualList.js';
 import { verdictWords } from './verdict-text.js';
+import { TunnelOfflineBadge } from './TunnelOffline.js';
 
 /** Must match .vlist-row's height in inspector.css. */
 export const ROW_HEIGHT = 34;
@@ -95,6 +96,7 @@ export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: Inspecto
       <span className="feed-outcome">
         <OutcomeBadge row={row} />
         {row.duplicate && <span className="badge badge-warning">dup</span>}
+        {row.tunnel_offline && <TunnelOfflineBadge />}
         {out && row.attempts > 1 && <span className="feed-attempts subtle">×{row.attempts}</span>}
       </span>
       <span className="feed-where truncate" title={row.target}>

@@ -73,6 +73,7 @@ export function deliveryRow(ctx: RowContext, d: DeliverySummary): InspectorRow {
     method: 'POST',
     target: d.url,
     outcome: d.status,
+    ...(d.last_tunnel_offline ? { tunnel_offline: true as const } : {}),
     status_code: d.last_status_code,
     duration_ms: d.last_duration_ms,
     attempts: d.attempts,
