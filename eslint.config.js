@@ -96,15 +96,7 @@ export default tseslint.config(
   {
     // Functions still over 80 lines, each being split by the work that touches its file
     // next. This list only ever shrinks; an empty list is the goal.
-    files: [
-      'src-renderer/screens/api-keys/ApiKeysScreen.tsx',
-      'src-renderer/screens/inspector/CompareView.tsx',
-      'src-renderer/screens/inspector/ExportImport.tsx',
-      'src-renderer/screens/inspector/VirtualList.tsx',
-      'src-renderer/screens/receiver/InboxForm.tsx',
-      'src-renderer/screens/receiver/TunnelPanel.tsx',
-      'src-renderer/screens/webhooks/SubscriptionScreen.tsx',
-    ],
+    files: ['src-renderer/screens/receiver/TunnelPanel.tsx', 'src-renderer/screens/webhooks/SubscriptionScreen.tsx'],
     rules: { 'max-lines-per-function': 'off' },
   },
   prettier,

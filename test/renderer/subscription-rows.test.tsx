@@ -1,7 +1,7 @@
 // Subscriptions a person can manage (issue 13 item 6), in jsdom against a REAL backend on
 // 127.0.0.1: two subscriptions to one URL are told apart by id (and type) in the
-// webhooks list, and a subscription's delivery log shows the request body each attempt
-// sent and links to the same delivery in the inspector.
+// webhooks list and under the inbox on the receiver, and a subscription's delivery log
+// shows the request body each attempt sent and links to the same delivery in the inspector.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
@@ -29,6 +29,15 @@ describe('subscriptions that share a URL', () => {
       const row = cell.closest('tr')!;
       expect(within(row).getByText(s.type)).toBeTruthy();
       expect(row.textContent).toContain(inbox.local_url);
+    }
+    cleanup();
+
+    // And on the receiver, under the inbox they both send to.
+    renderConsole('/app/receiver');
+    const item = await screen.findByRole('listitem', { name: 'Inbox Shared' }, { timeout: 5000 });
+    for (const s of [a, b]) {
+      const link = await within(item).findByRole('link', { name: s.public_id }, { timeout: 5000 });
+      expect(link.closest('li')!.textContent).toContain(s.type);
     }
     cleanup();
 

@@ -19,6 +19,44 @@ import { EmptyState, Loading } from '../../components/States.js';
 import { Time } from '../../components/Time.js';
 import { useTitle } from '../../use-title.js';
 
+// One key's row; the console's own key has no Revoke button (it cannot be revoked here).
+function KeyRow({ apiKey: k, onRevoke }: { apiKey: ApiKey; onRevoke: (k: ApiKey) => void }) {
+  return (
+    <tr>
+      <td>
+        {k.label}
+        {k.current_console && (
+          <>
+            {' '}
+            <Badge tone="info">this console</Badge>
+          </>
+        )}
+      </td>
+      <td>
+        <Badge tone={k.role === 'admin' ? 'neutral' : 'muted'}>{k.role}</Badge>
+      </td>
+      <td className="mono cell-muted">{k.hint}</td>
+      <td className="cell-muted nowrap">
+        <Time iso={k.created_at} />
+      </td>
+      <td className="cell-actions">
+        {k.current_console ? (
+          <span className="subtle">In use by this console</span>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small btn-ghost-danger"
+            onClick={() => onRevoke(k)}
+            aria-label={`Revoke ${k.label} (${k.hint})`}
+          >
+            Revoke
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
 export function ApiKeysScreen() {
   useTitle('API keys');
   const keys = useQuery(apiKeysQuery());
@@ -45,38 +83,7 @@ export function ApiKeysScreen() {
         ) : (
           <DataTable caption="API keys, newest first" columns={['Label', 'Role', 'Key', 'Created']} actions>
             {keys.data.map((k) => (
-              <tr key={k.id}>
-                <td>
-                  {k.label}
-                  {k.current_console && (
-                    <>
-                      {' '}
-                      <Badge tone="info">this console</Badge>
-                    </>
-                  )}
-                </td>
-                <td>
-                  <Badge tone={k.role === 'admin' ? 'neutral' : 'muted'}>{k.role}</Badge>
-                </td>
-                <td className="mono cell-muted">{k.hint}</td>
-                <td className="cell-muted nowrap">
-                  <Time iso={k.created_at} />
-                </td>
-                <td className="cell-actions">
-                  {k.current_console ? (
-                    <span className="subtle">In use by this console</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn btn-small btn-ghost-danger"
-                      onClick={() => setRevoking(k)}
-                      aria-label={`Revoke ${k.label} (${k.hint})`}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
+              <KeyRow key={k.id} apiKey={k} onRevoke={setRevoking} />
             ))}
           </DataTable>
         )}

@@ -80,6 +80,37 @@ export function foldLines(lines: LineOp[], unfolded: ReadonlySet<number>): Item[
   return out;
 }
 
+// The headers, sent beside received, each with its difference in words.
+function HeaderDiffTable({ headers }: { headers: HeaderRow[] }) {
+  return (
+    <table className="diff-table compare-headers">
+      <caption className="compare-caption">Headers</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Sent</th>
+          <th scope="col">Received</th>
+          <th scope="col">
+            <span className="visually-hidden">Difference</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {headers.map((h) => (
+          <tr key={h.name.toLowerCase()} className={`hdr-${h.state}`}>
+            <th scope="row" className="mono">
+              {h.name}
+            </th>
+            <td className="mono break">{h.sent ?? <span className="subtle">—</span>}</td>
+            <td className="mono break">{h.received ?? <span className="subtle">—</span>}</td>
+            <td className="hdr-state">{STATE_WORDS[h.state]}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function CompareView({ pair }: { pair: CapturePair }) {
   const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(() => new Set());
   const sent = pair.sent;
@@ -126,31 +157,7 @@ export function CompareView({ pair }: { pair: CapturePair }) {
         </div>
       </div>
 
-      <table className="diff-table compare-headers">
-        <caption className="compare-caption">Headers</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Received</th>
-            <th scope="col">
-              <span className="visually-hidden">Difference</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {headers.map((h) => (
-            <tr key={h.name.toLowerCase()} className={`hdr-${h.state}`}>
-              <th scope="row" className="mono">
-                {h.name}
-              </th>
-              <td className="mono break">{h.sent ?? <span className="subtle">—</span>}</td>
-              <td className="mono break">{h.received ?? <span className="subtle">—</span>}</td>
-              <td className="hdr-state">{STATE_WORDS[h.state]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <HeaderDiffTable headers={headers} />
 
       <table className="diff-table compare-body">
         <caption className="compare-caption">Body {body.basis === 'json' ? '(JSON, formatted for comparison)' : '(text)'}</caption>

@@ -1,7 +1,7 @@
 // Export and import of captures and delivery logs as one file (secrets never in it: the
 // backend removes them). In the desktop app the native save and open dialogs are used
 // (window.countersign); in a browser, a download and a file picker.
-import { useRef, useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { exportFile, useImport } from '../../api/inspector.js';
 import { messageOf } from '../../api/errors.js';
 import type { ImportResult } from '@shared/receiver-types.js';
@@ -29,6 +29,25 @@ function describe(r: ImportResult): string {
   const present = r.already_present ? `; ${r.already_present} already here, left alone` : '';
   const skipped = r.skipped ? `; ${r.skipped} unreadable, skipped` : '';
   return `Imported ${parts.join(', ')}${present}${skipped}.`;
+}
+
+// The Import button is the control; this input only opens the browser's file picker.
+function HiddenFilePicker({ inputRef, onText }: { inputRef: RefObject<HTMLInputElement | null>; onText: (text: string) => void }) {
+  return (
+    <input
+      ref={inputRef}
+      type="file"
+      accept="application/json,.json"
+      className="visually-hidden"
+      tabIndex={-1}
+      aria-hidden="true"
+      onChange={async (e) => {
+        const file = e.target.files?.[0];
+        e.target.value = '';
+        if (file) onText(await file.text());
+      }}
+    />
+  );
 }
 
 export function ExportImport() {
@@ -91,20 +110,7 @@ export function ExportImport() {
       <button type="button" className="btn btn-small" onClick={doImport} disabled={imp.isPending}>
         {imp.isPending ? 'Importing…' : 'Import'}
       </button>
-      <input
-        ref={picker}
-        type="file"
-        accept="application/json,.json"
-        className="visually-hidden"
-        tabIndex={-1}
-        // The Import button is the control; this input only opens the browser's file picker.
-        aria-hidden="true"
-        onChange={async (e) => {
-          const file = e.target.files?.[0];
-          e.target.value = '';
-          if (file) importText(await file.text());
-        }}
-      />
+      <HiddenFilePicker inputRef={picker} onText={importText} />
       <span className="export-note" role="status" aria-live="polite">
         {note}
       </span>

@@ -8,7 +8,17 @@
 // It is a listbox: one row is selected (aria-activedescendant), arrow keys, Page
 // Up/Down, Home and End move the selection and scroll it into view; every row says
 // its position in the whole list (aria-posinset / aria-setsize).
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -28,10 +38,9 @@ export interface VirtualListProps<T> {
   className?: string;
 }
 
-export function VirtualList<T>(props: VirtualListProps<T>) {
-  const { items, rowHeight, getKey, selectedKey, onSelect, onEndReached, overscan = 8, initialHeight = 600 } = props;
-  const ref = useRef<HTMLDivElement>(null);
-  const idBase = useId();
+// The list's scroll position and visible height, kept up to date: the height follows
+// resizes, the scroll position at most once per animation frame.
+function useViewport(ref: RefObject<HTMLDivElement | null>, initialHeight: number) {
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(initialHeight);
   const frame = useRef<number | null>(null);
@@ -47,7 +56,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [ref]);
 
   useEffect(
     () => () => {
@@ -65,7 +74,30 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     };
     if (typeof requestAnimationFrame === 'undefined') return read();
     frame.current = requestAnimationFrame(read);
-  }, []);
+  }, [ref]);
+
+  return { scrollTop, setScrollTop, height, onScroll };
+}
+
+// The row a navigation key moves the selection to (from -1: nothing selected yet), or
+// undefined for any other key.
+function keyTarget(key: string, from: number, n: number, page: number): number | undefined {
+  const to: Record<string, number> = {
+    ArrowDown: Math.min(n - 1, from + 1),
+    ArrowUp: Math.max(0, from - 1),
+    PageDown: Math.min(n - 1, from + page),
+    PageUp: Math.max(0, from - page),
+    Home: 0,
+    End: n - 1,
+  };
+  return to[key];
+}
+
+export function VirtualList<T>(props: VirtualListProps<T>) {
+  const { items, rowHeight, getKey, selectedKey, onSelect, onEndReached, overscan = 8, initialHeight = 600 } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const idBase = useId();
+  const { scrollTop, setScrollTop, height, onScroll } = useViewport(ref, initialHeight);
 
   const n = items.length;
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
@@ -91,16 +123,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (n === 0) return;
     const page = Math.max(1, Math.floor(height / rowHeight) - 1);
-    const from = selectedIndex === -1 ? -1 : selectedIndex;
-    const to: Record<string, number> = {
-      ArrowDown: Math.min(n - 1, from + 1),
-      ArrowUp: Math.max(0, from - 1),
-      PageDown: Math.min(n - 1, from + page),
-      PageUp: Math.max(0, from - page),
-      Home: 0,
-      End: n - 1,
-    };
-    const next = to[e.key];
+    const next = keyTarget(e.key, selectedIndex, n, page);
     if (next === undefined) return;
     e.preventDefault();
     onSelect(items[next], next);

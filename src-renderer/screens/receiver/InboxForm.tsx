@@ -11,6 +11,44 @@ import { Field } from '../../components/Field.js';
 import { draftOf, modeOf, ResponseModeEditor } from './ResponseModeEditor.js';
 import { SecretState } from './SecretState.js';
 
+// Errors of fields shown beside a control; anything else goes in the notice below.
+const SHOWN_FIELDS = new Set([
+  'name',
+  'secret',
+  'response.mode',
+  'response.status',
+  'response.fail_first_n',
+  'response.fail_status',
+  'response.retry_after',
+  'response.delay_ms',
+]);
+
+// The inbox's secret as it stands, and (for a pasted one) the choice to remove it; that
+// choice is off while a replacement is typed.
+function SecretNow({
+  inbox,
+  clear,
+  onClear,
+  replacing,
+}: {
+  inbox: Inbox;
+  clear: boolean;
+  onClear: (v: boolean) => void;
+  replacing: boolean;
+}) {
+  return (
+    <div className="inbox-secret-now">
+      <SecretState inbox={inbox} />
+      {inbox.secret.source === 'pasted' && (
+        <label className="checkbox">
+          <input type="checkbox" checked={clear} onChange={(e) => onClear(e.target.checked)} disabled={replacing} />
+          Remove the pasted secret (verify with linked subscriptions instead)
+        </label>
+      )}
+    </div>
+  );
+}
+
 export function InboxForm({ inbox, onDone, onCancel }: { inbox?: Inbox; onDone: (saved: Inbox) => void; onCancel?: () => void }) {
   const [name, setName] = useState(inbox?.name ?? '');
   const [secret, setSecret] = useState('');
@@ -21,18 +59,7 @@ export function InboxForm({ inbox, onDone, onCancel }: { inbox?: Inbox; onDone: 
   const m = inbox ? update : create;
   const err = m.error instanceof ApiRequestError ? m.error : undefined;
   const fieldError = (f: string) => err?.fieldMessage(f);
-  // Errors of fields shown beside a control; anything else goes in the notice below.
-  const shown = new Set([
-    'name',
-    'secret',
-    'response.mode',
-    'response.status',
-    'response.fail_first_n',
-    'response.fail_status',
-    'response.retry_after',
-    'response.delay_ms',
-  ]);
-  const otherError = m.error != null && !(err && err.fields.length > 0 && err.fields.every((f) => shown.has(f.field)));
+  const otherError = m.error != null && !(err && err.fields.length > 0 && err.fields.every((f) => SHOWN_FIELDS.has(f.field)));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -74,22 +101,7 @@ export function InboxForm({ inbox, onDone, onCancel }: { inbox?: Inbox; onDone: 
           />
         </Field>
       </div>
-      {inbox && (
-        <div className="inbox-secret-now">
-          <SecretState inbox={inbox} />
-          {inbox.secret.source === 'pasted' && (
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={clearSecret}
-                onChange={(e) => setClearSecret(e.target.checked)}
-                disabled={secret.trim() !== ''}
-              />
-              Remove the pasted secret (verify with linked subscriptions instead)
-            </label>
-          )}
-        </div>
-      )}
+      {inbox && <SecretNow inbox={inbox} clear={clearSecret} onClear={setClearSecret} replacing={secret.trim() !== ''} />}
       <ResponseModeEditor value={mode} onChange={setMode} fieldError={fieldError} />
       {otherError && <ErrorNotice error={m.error} title={inbox ? 'The inbox was not saved.' : 'The inbox was not made.'} />}
       <div className="inline-form-actions">

@@ -18,6 +18,7 @@ import { linkTo } from '../../paths.js';
 import { useTitle } from '../../use-title.js';
 import { ImportedMode } from './ImportedMode.js';
 import { InboxForm } from './InboxForm.js';
+import { InboxSubscriptions } from './InboxSubscriptions.js';
 import { SecretState } from './SecretState.js';
 import { SubscribeDialog } from './SubscribeDialog.js';
 import { TunnelPanel } from './TunnelPanel.js';
@@ -70,6 +71,9 @@ function InboxItem({
         </Fact>
         <Fact label="Verifies with">
           <SecretState inbox={inbox} />
+        </Fact>
+        <Fact label="Subscriptions">
+          <InboxSubscriptions inboxId={inbox.id} />
         </Fact>
         <Fact label="Answers">
           {inbox.response_description}
