@@ -91,7 +91,10 @@ export async function seedDemo(inst) {
     url: 'https://hooks.example.com/a/very/long/path/that/does/not/fit/countersign',
     type: 'document.recipient_completed',
   });
+  // A second subscription to the orders inbox's URL: the lists tell the two apart by id and type.
+  await api('POST', '/v2/webhooks', { url: orders.local_url, type: 'document.voided' });
   await con('POST', '/api-keys', { role: 'member', label: 'CI pipeline' });
+  await con('POST', '/import', importedFile());
 
   const people = [
     { name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -126,6 +129,47 @@ export async function seedDemo(inst) {
   return { token, document: lease.public_id, subscription: sub.public_id, delivery: deliveries[0].id, capture, row: delivery };
 }
 
+/** A bug report's export: an inbox that answered 503 and a delivery waiting for a retry when exported. */
+function importedFile() {
+  const at = Date.now() - 5 * 60_000;
+  return {
+    format: 'countersign-export',
+    version: 1,
+    inboxes: [
+      {
+        id: 'inb_fromreport',
+        name: 'From a bug report',
+        created_at: new Date(at).toISOString(),
+        response: { mode: 'status', status: 503 },
+      },
+    ],
+    captures: [],
+    events: [],
+    deliveries: [
+      {
+        delivery: {
+          id: 'msg_fromreport',
+          event_id: 'evt_fromreport',
+          event_type: 'document.completed',
+          subscription_id: 'wh_elsewhere',
+          company_id: 'co_elsewhere',
+          document_id: 'doc_fromreport',
+          url: 'https://example.com/webhooks',
+          status: 'pending',
+          attempts: 2,
+          created_at: new Date(at).toISOString(),
+          last_attempt_at: new Date(at + 60_000).toISOString(),
+          last_status_code: 503,
+          last_error: null,
+          last_duration_ms: 14,
+          next_attempt_at: at + 10 * 60_000,
+        },
+        attempts: [],
+      },
+    ],
+  };
+}
+
 /** Every screen: its file name and its in-app path (under app_url) for a seeded instance. */
 export const SCREENS = [
   { name: 'documents', path: () => '/documents' },
@@ -133,6 +177,7 @@ export const SCREENS = [
   { name: 'notifications', path: () => '/notifications' },
   { name: 'inspector', path: () => '/inspector' },
   { name: 'inspector-delivery', path: (s) => `/inspector?row=${encodeURIComponent(s.row.ref)}` },
+  { name: 'inspector-imported', path: () => `/inspector?row=${encodeURIComponent('d:msg_fromreport')}` },
   { name: 'inspector-compare', path: (s) => `/inspector?row=${encodeURIComponent(s.capture.ref)}&compare=${s.capture.id}` },
   { name: 'receiver', path: () => '/receiver' },
   { name: 'check', path: () => '/check' },

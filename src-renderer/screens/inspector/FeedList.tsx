@@ -96,11 +96,11 @@ export const FeedRow = memo(function FeedRow({ row, inboxName }: { row: Inspecto
       <span className="feed-outcome">
         <OutcomeBadge row={row} />
         {row.duplicate && <span className="badge badge-warning">dup</span>}
-        {row.tunnel_offline && <TunnelOfflineBadge />}
         {out && row.attempts > 1 && <span className="feed-attempts subtle">×{row.attempts}</span>}
       </span>
       <span className="feed-where truncate" title={row.target}>
-        {where}
+        {/* In the wider "where" column: the outcome column has no room for a second word. */}
+        {row.tunnel_offline && <TunnelOfflineBadge />} {where}
       </span>
       <span className="feed-meta subtle mono">{meta}</span>
     </div>

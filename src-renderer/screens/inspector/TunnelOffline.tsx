@@ -19,9 +19,12 @@ export function TunnelOfflineBadge() {
 export function TunnelOfflineNotice() {
   return (
     <p className="notice notice-warning" role="note">
-      The tunnel was offline when this was attempted: the URL is one of this receiver’s public tunnel URLs, so the request could not reach
-      the inbox. Start the tunnel on the <Link to={linkTo.receiver()}>receiver screen</Link>; subscriptions on an old public URL move to the
-      new one by themselves, then redeliver.
+      {/* One span: the notice is a flex row, and the link must stay inside the sentence. */}
+      <span>
+        The tunnel was offline when this was attempted: the URL is one of this receiver’s public tunnel URLs, so the request could not reach
+        the inbox. Start the tunnel on the <Link to={linkTo.receiver()}>receiver screen</Link>; subscriptions on an old public URL move to
+        the new one by themselves, then redeliver.
+      </span>
     </p>
   );
 }

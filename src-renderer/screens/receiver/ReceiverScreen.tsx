@@ -76,8 +76,10 @@ function InboxItem({
           <InboxSubscriptions inboxId={inbox.id} />
         </Fact>
         <Fact label="Answers">
-          {inbox.response_description}
-          <ImportedMode inbox={inbox} />
+          <span className="inbox-answers">
+            <span>{inbox.response_description}</span>
+            <ImportedMode inbox={inbox} />
+          </span>
         </Fact>
       </dl>
     </li>
