@@ -22,33 +22,19 @@ import { HealthCard } from './HealthCard.js';
 import { SecretsCard } from './SecretsCard.js';
 import { FaultsCard } from './FaultsCard.js';
 import { forgetFingerprint } from './fingerprint.js';
+import type { Subscription } from '@shared/api-types.js';
 
 export function SubscriptionScreen({ id }: { id: string }) {
   const sub = useQuery(subscriptionQuery(id));
   const { search } = useLocation();
   const test = useSendTestEvent(id);
-  const del = useDeleteSubscription();
   const [confirming, setConfirming] = useState(false);
   // Health, recovery and rotation are the emulator's test helpers: a real deployment has none.
   const remote = isRemote(useConnection());
   useTitle(sub.data ? `Webhook ${sub.data.url}` : 'Webhook');
 
   if (sub.isPending) return <Loading what="the subscription" />;
-  if (sub.isError) {
-    const gone = sub.error instanceof ApiRequestError && sub.error.status === 404;
-    return (
-      <>
-        <PageHeader title="Subscription" />
-        {gone ? (
-          <EmptyState title="This subscription does not exist (any more).">
-            <Link to={linkTo.webhooks()}>All subscriptions</Link>
-          </EmptyState>
-        ) : (
-          <ErrorNotice error={sub.error} title="The subscription could not be loaded." />
-        )}
-      </>
-    );
-  }
+  if (sub.isError) return <SubscriptionNotLoaded error={sub.error} />;
   const s = sub.data;
   return (
     <>
@@ -65,21 +51,7 @@ export function SubscriptionScreen({ id }: { id: string }) {
           </>
         }
       >
-        <dl className="meta-list">
-          <Fact label="ID">
-            <span className="mono">{s.public_id}</span> <CopyButton value={s.public_id} what="subscription ID" />
-          </Fact>
-          <Fact label="Type" className="mono">
-            {s.type}
-          </Fact>
-          <Fact label="Status">
-            <SubscriptionStatusBadge status={s.status} />
-            {s.disabled_reason && <span className="subtle"> {s.disabled_reason}</span>}
-          </Fact>
-          <Fact label="Created">
-            <Time iso={s.created_at} mode="exact" />
-          </Fact>
-        </dl>
+        <SubscriptionFacts s={s} />
       </PageHeader>
       {test.isSuccess && (
         <p role="status" className="notice notice-info">
@@ -102,31 +74,73 @@ export function SubscriptionScreen({ id }: { id: string }) {
         </h2>
         <DeliveryLog subscriptionId={s.public_id} openId={search.get('delivery') ?? undefined} />
       </section>
-      {confirming && (
-        <ConfirmDialog
-          title="Delete this subscription?"
-          confirmLabel="Delete subscription"
-          busy={del.isPending}
-          error={del.error}
-          onCancel={() => {
-            setConfirming(false);
-            del.reset();
-          }}
-          onConfirm={() =>
-            del.mutate(s.public_id, {
-              onSuccess: () => {
-                forgetFingerprint(s.public_id);
-                navigate(linkTo.webhooks());
-              },
-            })
-          }
-        >
-          <p>
-            No new deliveries will be made to <span className="mono break">{s.url}</span>, and its pending retries are cancelled. This
-            cannot be undone.
-          </p>
-        </ConfirmDialog>
+      {confirming && <DeleteDialog s={s} onClose={() => setConfirming(false)} />}
+    </>
+  );
+}
+
+function SubscriptionNotLoaded({ error }: { error: Error }) {
+  const gone = error instanceof ApiRequestError && error.status === 404;
+  return (
+    <>
+      <PageHeader title="Subscription" />
+      {gone ? (
+        <EmptyState title="This subscription does not exist (any more).">
+          <Link to={linkTo.webhooks()}>All subscriptions</Link>
+        </EmptyState>
+      ) : (
+        <ErrorNotice error={error} title="The subscription could not be loaded." />
       )}
     </>
+  );
+}
+
+function SubscriptionFacts({ s }: { s: Subscription }) {
+  return (
+    <dl className="meta-list">
+      <Fact label="ID">
+        <span className="mono">{s.public_id}</span> <CopyButton value={s.public_id} what="subscription ID" />
+      </Fact>
+      <Fact label="Type" className="mono">
+        {s.type}
+      </Fact>
+      <Fact label="Status">
+        <SubscriptionStatusBadge status={s.status} />
+        {s.disabled_reason && <span className="subtle"> {s.disabled_reason}</span>}
+      </Fact>
+      <Fact label="Created">
+        <Time iso={s.created_at} mode="exact" />
+      </Fact>
+    </dl>
+  );
+}
+
+/** "Delete" asks first; once deleted, back to the list. */
+function DeleteDialog({ s, onClose }: { s: Subscription; onClose: () => void }) {
+  const del = useDeleteSubscription();
+  return (
+    <ConfirmDialog
+      title="Delete this subscription?"
+      confirmLabel="Delete subscription"
+      busy={del.isPending}
+      error={del.error}
+      onCancel={() => {
+        onClose();
+        del.reset();
+      }}
+      onConfirm={() =>
+        del.mutate(s.public_id, {
+          onSuccess: () => {
+            forgetFingerprint(s.public_id);
+            navigate(linkTo.webhooks());
+          },
+        })
+      }
+    >
+      <p>
+        No new deliveries will be made to <span className="mono break">{s.url}</span>, and its pending retries are cancelled. This cannot be
+        undone.
+      </p>
+    </ConfirmDialog>
   );
 }
