@@ -93,6 +93,18 @@ export async function seedDemo(inst) {
   });
   // A second subscription to the orders inbox's URL: the lists tell the two apart by id and type.
   await api('POST', '/v2/webhooks', { url: orders.local_url, type: 'document.voided' });
+  // The same webhook-id twice, as a sender's retry after a lost answer: the second capture is a duplicate.
+  for (let i = 0; i < 2; i++)
+    await fetch(orders.local_url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_seenbefore',
+        'webhook-timestamp': '1767225600',
+        'webhook-signature': 'v1,AAAA',
+      },
+      body: '{"type":"document.sent"}',
+    }).then((r) => r.arrayBuffer());
   await con('POST', '/api-keys', { role: 'member', label: 'CI pipeline' });
   await con('POST', '/import', importedFile());
 
