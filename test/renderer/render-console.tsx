@@ -2,7 +2,8 @@
 // temp data folder): the page's client calls it over HTTP exactly as in a browser.
 // Each render gets a fresh QueryClient.
 import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configureClient } from '../../src-renderer/api/client.js';
 import { createQueryClient } from '../../src-renderer/api/query-client.js';
@@ -45,4 +46,22 @@ export async function makeDocument(tb: TestBackend, title: string, recipients = 
   const res = await tb.api('POST', '/v2/test_helpers/documents', { title, recipients });
   if (res.status !== 201) throw new Error(`document not made: ${res.text}`);
   return res.body as { public_id: string; recipients: { public_id: string }[] };
+}
+
+/**
+ * The usual lifecycle of a file of screen tests: one real backend for the file (window
+ * scrolling stubbed, jsdom has none), the page cleaned up after each test. Call at the
+ * top of the file; the getter gives the backend inside tests.
+ */
+export function consoleBackendForFile(): () => TestBackend {
+  let tb: TestBackend | undefined;
+  beforeAll(async () => {
+    tb = await startConsoleBackend();
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+  });
+  afterEach(() => cleanup());
+  afterAll(async () => {
+    await tb?.destroy();
+  });
+  return () => tb!;
 }

@@ -2,25 +2,17 @@
 // 127.0.0.1: two subscriptions to one URL are told apart by id (and type) in the
 // webhooks list and under the inbox on the receiver, and a subscription's delivery log
 // shows the request body each attempt sent and links to the same delivery in the inspector.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { renderConsole, startConsoleBackend, type TestBackend } from './render-console.js';
+import { renderConsole, consoleBackendForFile } from './render-console.js';
 
-let tb: TestBackend;
-beforeAll(async () => {
-  tb = await startConsoleBackend();
-  vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
-});
-afterEach(() => cleanup());
-afterAll(async () => {
-  await tb.destroy();
-});
+const tb = consoleBackendForFile();
 
 describe('subscriptions that share a URL', () => {
   it('are told apart by id and type in the list; the log shows the request body and opens the delivery in the inspector', async () => {
-    const inbox = (await tb.consoleApi('POST', '/inboxes', { name: 'Shared' })).body;
-    const a = (await tb.api('POST', '/v2/webhooks', { url: inbox.local_url, type: 'all' })).body;
-    const b = (await tb.api('POST', '/v2/webhooks', { url: inbox.local_url, type: 'document.completed' })).body;
+    const inbox = (await tb().consoleApi('POST', '/inboxes', { name: 'Shared' })).body;
+    const a = (await tb().api('POST', '/v2/webhooks', { url: inbox.local_url, type: 'all' })).body;
+    const b = (await tb().api('POST', '/v2/webhooks', { url: inbox.local_url, type: 'document.completed' })).body;
 
     renderConsole('/app/settings/integrations/webhooks');
     const table = await screen.findByRole('table', { name: /Webhook subscriptions/ }, { timeout: 5000 });
@@ -41,17 +33,17 @@ describe('subscriptions that share a URL', () => {
     }
     cleanup();
 
-    expect((await tb.api('POST', `/v2/webhooks/${a.public_id}/test`, {})).status).toBeLessThan(300);
+    expect((await tb().api('POST', `/v2/webhooks/${a.public_id}/test`, {})).status).toBeLessThan(300);
     const delivery = await waitFor(
       async () => {
-        const log = await tb.api('GET', `/v2/webhooks/${a.public_id}/deliveries`);
+        const log = await tb().api('GET', `/v2/webhooks/${a.public_id}/deliveries`);
         const d = log.body.data.find((x: any) => x.attempts > 0);
         if (!d) throw new Error('the test delivery is not attempted yet');
         return d;
       },
       { timeout: 10_000 },
     );
-    const attempt = (await tb.api('GET', `/v2/webhooks/${a.public_id}/deliveries/${delivery.id}`)).body.attempt_log[0];
+    const attempt = (await tb().api('GET', `/v2/webhooks/${a.public_id}/deliveries/${delivery.id}`)).body.attempt_log[0];
     renderConsole(`/app/settings/integrations/webhooks/${a.public_id}?delivery=${delivery.id}`);
     const open = await screen.findByText('Open in the inspector', {}, { timeout: 5000 });
     expect(open.getAttribute('href')).toBe(`/app/inspector?row=${encodeURIComponent(`d:${delivery.id}`)}`);
