@@ -1,9 +1,10 @@
 // Rebuilds the in-memory index from the segment files at open (rules in history-log.ts):
 // a base record starts a delivery (a carried base also replaces its attempts with the
-// ones it embeds); a later upsert of an unknown delivery (its base was dropped by
+// ones it embeds); a later upsert or patch of an unknown delivery (its base was dropped by
 // retention) is ignored; attempts attach to a known delivery, and are ignored otherwise.
 import { readdir, truncate } from 'node:fs/promises';
 import type { ScannedRecord } from './records.js';
+import { applyPatch } from './compact.js';
 import { newSegment, scanSegment, segmentIdOf, type Loc, type Segment } from './segments.js';
 import type { HistoryIndex } from './index-state.js';
 import { explainFsError } from '../store-errors.js';
@@ -60,6 +61,9 @@ class Loader {
     const { idx } = this;
     if (rec.kind === 'a') {
       idx.deliveries.get(rec.deliveryId)?.attempts.push(loc);
+    } else if (rec.kind === 'u') {
+      const e = idx.deliveries.get(rec.deliveryId);
+      if (e) e.v = applyPatch(e.v, rec.patch);
     } else if (rec.kind === 'e') {
       const id = rec.v.id;
       this.nextEventSeq = Math.max(this.nextEventSeq, rec.seq + 1);

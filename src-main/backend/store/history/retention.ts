@@ -21,10 +21,9 @@
 // the current segment first, the copies are made durable, and only then is the old
 // file deleted, so a crash at any point loses nothing that had to be kept.
 import { unlink } from 'node:fs/promises';
-import { carriedDeliveryLine, parseAttempt } from './records.js';
-import type { Loc, Segment } from './segments.js';
+import { carriedDeliveryLine } from './records.js';
+import { readAttempts, type Loc, type Segment } from './segments.js';
 import type { DeliveryEntry, EventEntry, HistoryIndex } from './index-state.js';
-import type { AttemptRecord } from '../history-types.js';
 
 export interface RetentionHost {
   readonly idx: HistoryIndex;
@@ -82,15 +81,10 @@ async function carryDelivery(host: RetentionHost, seg: Segment, id: string): Pro
     const e = idx.deliveries.get(id);
     if (!e || e.seg !== seg || e.v.status !== 'pending') return;
     const locs = e.attempts.slice();
-    const lines = await host.read(locs);
+    const attempts = await readAttempts(locs, (l) => host.read(l));
     // Synchronous from here on: nothing can be appended between the check and the copy.
     if (idx.deliveries.get(id) !== e || e.seg !== seg || e.v.status !== 'pending') return;
     if (e.attempts.length !== locs.length || e.attempts.some((l, i) => l !== locs[i])) continue; // an attempt arrived: read again
-    const attempts: AttemptRecord[] = [];
-    lines.forEach((line, i) => {
-      const a = line === undefined ? undefined : parseAttempt(line, locs[i].item);
-      if (a) attempts.push(a);
-    });
     const loc = host.append(carriedDeliveryLine(e.seq, e.v, attempts));
     seg.deliveries.delete(id);
     e.seg = loc.seg;
