@@ -10,19 +10,11 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { startNode, stopChild, killAllChildren, rssOf } from './lib/procs.mjs';
-import { getRaw } from './lib/http.mjs';
+import { getRaw, sleep } from './lib/http.mjs';
 import { startCountersign } from './lib/countersign.mjs';
-import {
-  deliveryBacklog,
-  deliveryBurst,
-  deliveryReference,
-  getPhase,
-  putCount,
-  putPhase,
-  seed,
-  snapshot,
-  waitHistory,
-} from './lib/phases.mjs';
+import { deliveryBacklog, deliveryBurst, deliveryReference, putCount, putPhase, seed, snapshot, waitHistory } from './lib/phases.mjs';
+import { getPhase } from './lib/get-phase.mjs';
+import { wrkMissing } from './lib/wrk.mjs';
 import { buildRows } from './lib/rows.mjs';
 import { machineInfo, renderTable } from './lib/report.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -37,14 +29,169 @@ const P = {
   connections: 50,
   fanoutSubs: 50,
   fanoutPuts: quick ? 100 : 600,
-  historyGoal: quick ? 20_000 : 100_000,
+  historyGoal: quick ? 20_000 : 130_000,
   referenceConnections: 64, // the engine's default COUNTERSIGN_DELIVERY_CONCURRENCY
   rounds: quick ? 2 : 3, // GET and PUT windows are repeated (GET alternated with its reference); the best is reported
+  wrk: { threads: 2, connections: 64, seconds: quick ? 2 : 5, warmupSeconds: 1 },
+  saturatedPct: 90, // the GET reference counts as saturated at this % of one core
 };
-const RUN_LIMIT_MS = 8 * 60_000;
+const RUN_LIMIT_MS = 14 * 60_000;
 
 function log(msg) {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
+
+/** Processes and fixtures: the receiver, Countersign (idle RSS taken fresh), 50 documents, one subscription, the GET references. */
+async function setUp(ctx) {
+  const receiverProc = await startNode(join(bench, 'receiver.mjs'), [], { name: 'receiver' });
+  ctx.receiver = { ...receiverProc.ready, pid: receiverProc.child.pid };
+  if (profile) await mkdir(ctx.profDir, { recursive: true });
+  ctx.cs = await startCountersign({ root, dataDir: ctx.dataDir, nodeArgs: profile ? ['--cpu-prof', '--cpu-prof-dir', ctx.profDir] : [] });
+  log(`Countersign pid ${ctx.cs.pid} at ${ctx.cs.api}; receiver at ${ctx.receiver.url}`);
+  await sleep(2000); // start-up work settles
+  ctx.idle = { fresh: rssOf(ctx.cs.pid) };
+  // Fixtures: 50 documents (made before any subscription, so they deliver nothing), one subscription of type all.
+  for (let i = 0; i < 50; i++) ctx.docs.push((await ctx.cs.createDocument(i)).public_id);
+  ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/0`)).public_id });
+  const doc = await getRaw(`${ctx.cs.api}/documents/${ctx.docs[0]}`, { 'x-api-key': ctx.cs.key });
+  const docFile = join(ctx.dataDir, 'bench-document.json');
+  await writeFile(docFile, doc.bytes);
+  const refProc = await startNode(join(bench, 'ref-server.mjs'), [docFile], { name: 'reference server' });
+  ctx.ref = { url: refProc.ready.url, pid: refProc.child.pid, child: refProc.child };
+  const expressProc = await startNode(join(bench, 'express-server.mjs'), [docFile], { name: 'bare Express server' });
+  ctx.express = { url: expressProc.ready.url, pid: expressProc.child.pid, child: expressProc.child };
+  ctx.idle.ref = rssOf(ctx.ref.pid);
+}
+
+async function phaseGet(ctx) {
+  const missing = wrkMissing();
+  if (missing) {
+    log(`row 1 skipped: ${missing}`);
+    return { skipped: missing, rss: { cs: rssOf(ctx.cs.pid), ref: rssOf(ctx.ref.pid) } };
+  }
+  log(
+    `row 1: GET /documents/:id with wrk (${P.wrk.threads} threads, ${P.wrk.connections} connections): Countersign, bare node:http, bare Express, alternated`,
+  );
+  return getPhase(ctx, { ...P.wrk, rounds: P.rounds, log });
+}
+
+async function phaseDeliveries(ctx) {
+  log(`row 3: deliveries end to end, ${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions, then the reference client`);
+  for (let i = ctx.subs.length; i < P.fanoutSubs; i++)
+    ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
+  const nDeliveries = P.fanoutPuts * P.fanoutSubs;
+  const refRounds = [await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections })];
+  const burst = await deliveryBurst(ctx, { puts: P.fanoutPuts });
+  const backlog = await deliveryBacklog(ctx, { puts: P.fanoutPuts });
+  refRounds.push(await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections }));
+  return {
+    ...burst,
+    backlog,
+    ref: refRounds.reduce((a, b) => (b.rps > a.rps ? b : a)),
+    refRounds,
+    bodyBytes: refRounds[1].bodyBytes,
+  };
+}
+
+/** Seeds the history to the goal through the real path (PUTs fanned out to 100 subscriptions); disk per delivery over the seeding. */
+async function phaseSeed(ctx, before) {
+  log(`seeding the history to ${P.historyGoal.toLocaleString('en-US')} deliveries (PUTs fanned out to 100 subscriptions)`);
+  for (let i = ctx.subs.length; i < 100; i++)
+    ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
+  const seeded = await seed(ctx, P.historyGoal, {});
+  for (const sub of ctx.subs.splice(1)) await ctx.cs.deleteSubscription(sub.id);
+  seeded.history_deliveries = await waitHistory(ctx, ctx.expectedCs);
+  const after = await snapshot(ctx);
+  const deliveries = after.history_deliveries - before.history_deliveries;
+  const bytes = after.history_bytes - before.history_bytes;
+  const disk = { deliveries, bytes, bytesPerDelivery: bytes / deliveries, fanout: 100, totalBytes: after.history_bytes };
+  return { seeded, after, disk };
+}
+
+async function measure(ctx) {
+  await setUp(ctx);
+  const get = await phaseGet(ctx);
+
+  log('row 2: PUT /documents/:id at 1,000 deliveries in history');
+  await putCount(ctx, 1000, P.connections, 'seed1k');
+  await waitHistory(ctx, ctx.expectedCs);
+  const putSmall = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'small', rounds: P.rounds });
+  const afterPutSmall = await snapshot(ctx);
+
+  const deliveries = await phaseDeliveries(ctx);
+  const afterDeliveries = await snapshot(ctx);
+
+  const { seeded, after: afterSeed, disk } = await phaseSeed(ctx, afterDeliveries);
+  disk.bodyBytes = deliveries.bodyBytes;
+
+  log(`row 2: PUT /documents/:id at ${seeded.history_deliveries.toLocaleString('en-US')} deliveries in history`);
+  const putLarge = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'large', rounds: P.rounds });
+  const afterPutLarge = await snapshot(ctx);
+
+  log('stopping Countersign (SIGTERM)');
+  const stopStarted = performance.now();
+  const exitCode = await stopChild(ctx.cs.child, 30_000);
+  const stop = { exitCode, seconds: (performance.now() - stopStarted) / 1000 };
+  await stopChild(ctx.ref.child, 5000);
+  await stopChild(ctx.express.child, 5000);
+  return {
+    params: { ...P, ...WINDOW, quick },
+    get,
+    putSmall,
+    putLarge,
+    deliveries,
+    seeded,
+    disk,
+    idle: ctx.idle,
+    snapshots: { afterPutSmall, afterDeliveries, afterSeed, afterPutLarge },
+    stop,
+  };
+}
+
+async function addProfile(results, ctx) {
+  const w = (name, l) => ({ name, from: l.startedAt, to: l.endedAt });
+  const { get, putSmall, putLarge, deliveries } = results;
+  results.profile = await summariseProfile(ctx.profDir, await readdir(ctx.profDir), {
+    spawnedAt: ctx.cs.spawnedAt,
+    windows: [
+      ...(get.skipped ? [] : [w('GET window (best Countersign round)', get.cs)]),
+      w('PUT window at the small history', putSmall.load),
+      { name: 'delivery burst window', from: deliveries.putLoad.startedAt, to: deliveries.putLoad.startedAt + deliveries.seconds * 1000 },
+      { name: 'delivery backlog window (engine only)', from: deliveries.backlog.releasedAt, to: deliveries.backlog.drainedAt },
+      w('PUT window at the large history', putLarge.load),
+    ],
+  });
+}
+
+function report(results) {
+  const { machine, deliveries, stop } = results;
+  const out = [];
+  out.push(
+    `Countersign benchmark — ${new Date().toISOString()}${quick ? ' — QUICK RUN (harness check: shorter windows, smaller history; not the figures)' : ''}`,
+  );
+  out.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}, ${machine.platform}`);
+  out.push(`Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`);
+  out.push(
+    `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
+  );
+  out.push(
+    `Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${deliveries.refRounds.length}.`,
+  );
+  out.push('', renderTable(results.rows), '');
+  for (const r of results.rows) if (r.note) out.push(`Note on "${r.metric.trim()}": ${r.note}`);
+  out.push(
+    `Stop: exit code ${stop.exitCode} after ${stop.seconds.toFixed(1)} s. Total run ${results.total_seconds.toFixed(0)} s. Load average after: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}.`,
+  );
+  if (results.profile)
+    out.push(
+      '',
+      'CPU profile of the service (self time, top functions; profiling slows the service, so the figures above are not comparable):',
+      ...results.profile.lines,
+    );
+  return out.join('\n');
 }
 
 async function main() {
@@ -53,132 +200,14 @@ async function main() {
   const machine = machineInfo();
   const t0 = performance.now();
   const dataDir = await mkdtemp(join(os.tmpdir(), 'countersign-bench-'));
-  const profDir = join(bench, 'results', 'prof');
-  const ctx = { dataDir, docs: [], subs: [], expectedCs: 0 };
+  const ctx = { dataDir, docs: [], subs: [], expectedCs: 0, profDir: join(bench, 'results', 'prof') };
   try {
     log(`data directory ${dataDir}`);
-    const receiverProc = await startNode(join(bench, 'receiver.mjs'), [], { name: 'receiver' });
-    ctx.receiver = { ...receiverProc.ready, pid: receiverProc.child.pid };
-    if (profile) await mkdir(profDir, { recursive: true });
-    ctx.cs = await startCountersign({ root, dataDir, nodeArgs: profile ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [] });
-    log(`Countersign pid ${ctx.cs.pid} at ${ctx.cs.api}; receiver at ${ctx.receiver.url}`);
-
-    // Fixtures: 50 documents (made before any subscription, so they deliver nothing), one subscription of type all.
-    for (let i = 0; i < 50; i++) ctx.docs.push((await ctx.cs.createDocument(i)).public_id);
-    ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/0`)).public_id });
-    const doc = await getRaw(`${ctx.cs.api}/documents/${ctx.docs[0]}`, { 'x-api-key': ctx.cs.key });
-    const docFile = join(dataDir, 'bench-document.json');
-    await writeFile(docFile, doc.bytes);
-    const refProc = await startNode(join(bench, 'ref-server.mjs'), [docFile], { name: 'reference server' });
-    ctx.ref = { url: refProc.ready.url, pid: refProc.child.pid, child: refProc.child };
-    const expressProc = await startNode(join(bench, 'express-server.mjs'), [docFile], { name: 'bare Express server' });
-    ctx.express = { url: expressProc.ready.url, pid: expressProc.child.pid, child: expressProc.child };
-
-    log('row 1: GET /documents/:id: Countersign, the bare node:http server, a bare Express app, alternated');
-    const get = await getPhase(ctx, { ...WINDOW, connections: P.connections, rounds: P.rounds });
-
-    log('row 2: PUT /documents/:id at 1,000 deliveries in history');
-    await putCount(ctx, 1000, P.connections, 'seed1k');
-    await waitHistory(ctx, ctx.expectedCs);
-    const put1k = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'at1k', rounds: P.rounds });
-    const after1k = await snapshot(ctx);
-
-    log(`row 3: deliveries end to end, ${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions, then the reference client`);
-    for (let i = ctx.subs.length; i < P.fanoutSubs; i++)
-      ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
-    const nDeliveries = P.fanoutPuts * P.fanoutSubs;
-    const refRounds = [await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections })];
-    const burst = await deliveryBurst(ctx, { puts: P.fanoutPuts });
-    const backlog = await deliveryBacklog(ctx, { puts: P.fanoutPuts });
-    refRounds.push(await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections }));
-    const deliveries = {
-      ...burst,
-      backlog,
-      ref: refRounds.reduce((a, b) => (b.rps > a.rps ? b : a)),
-      refRounds,
-      bodyBytes: refRounds[1].bodyBytes,
-    };
-    const afterDeliveries = await snapshot(ctx);
-
-    log(`seeding the history to ${P.historyGoal.toLocaleString('en-US')} deliveries (PUTs fanned out to 100 subscriptions)`);
-    for (let i = ctx.subs.length; i < 100; i++)
-      ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
-    const seeded = await seed(ctx, P.historyGoal, {});
-    for (const sub of ctx.subs.splice(1)) await ctx.cs.deleteSubscription(sub.id);
-    const historyAtSeed = await waitHistory(ctx, ctx.expectedCs);
-    seeded.history_deliveries = historyAtSeed;
-    const afterSeed = await snapshot(ctx);
-
-    log(`row 2: PUT /documents/:id at ${historyAtSeed.toLocaleString('en-US')} deliveries in history`);
-    const put100k = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'at100k', rounds: P.rounds });
-    const after100k = await snapshot(ctx);
-
-    log('stopping Countersign (SIGTERM)');
-    const stopStarted = performance.now();
-    const exitCode = await stopChild(ctx.cs.child, 30_000);
-    const stopSeconds = (performance.now() - stopStarted) / 1000;
-    const refRss = rssOf(ctx.ref.pid);
-    await stopChild(ctx.ref.child, 5000);
-    await stopChild(ctx.express.child, 5000);
-
-    const results = {
-      machine,
-      params: { ...P, ...WINDOW, quick },
-      get,
-      put1k,
-      put100k,
-      deliveries,
-      seeded,
-      snapshots: { after1k, afterDeliveries, afterSeed, after100k },
-      refRss,
-      stop: { exitCode, seconds: stopSeconds },
-      total_seconds: (performance.now() - t0) / 1000,
-    };
-    const rows = buildRows(results);
-    results.rows = rows;
-    if (profile) {
-      const w = (name, l) => ({ name, from: l.startedAt, to: l.endedAt });
-      results.profile = await summariseProfile(profDir, await readdir(profDir), {
-        spawnedAt: ctx.cs.spawnedAt,
-        windows: [
-          w('GET window', get.cs),
-          w('PUT window at 1k', put1k.load),
-          { name: 'delivery burst window', from: burst.putLoad.startedAt, to: burst.putLoad.startedAt + burst.seconds * 1000 },
-          { name: 'delivery backlog window (engine only)', from: backlog.releasedAt, to: backlog.drainedAt },
-          w('PUT window at 100k', put100k.load),
-        ],
-      });
-    }
-
-    const out = [];
-    out.push(`Countersign benchmark — ${new Date().toISOString()}`);
-    out.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}, ${machine.platform}`);
-    out.push(
-      `Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`,
-    );
-    out.push(
-      `Load: undici Pool in its own process, ${P.connections} connections. GET: ${WINDOW.warmupMs / 1000} s warm-up + ${WINDOW.durationMs / 1000} s measured, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
-    );
-    out.push(
-      `Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${refRounds.length}.`,
-    );
-    out.push('');
-    out.push(renderTable(rows));
-    out.push('');
-    out.push(
-      `Stop: exit code ${exitCode} after ${stopSeconds.toFixed(1)} s. Total run ${results.total_seconds.toFixed(0)} s. Load average after: ${os
-        .loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' / ')}.`,
-    );
-    if (results.profile)
-      out.push(
-        '',
-        'CPU profile of the service (self time, top functions; profiling slows the service, so the figures above are not comparable):',
-        ...results.profile.lines,
-      );
-    console.log(out.join('\n'));
-
+    const results = { machine, ...(await measure(ctx)) };
+    results.total_seconds = (performance.now() - t0) / 1000;
+    results.rows = buildRows(results);
+    if (profile) await addProfile(results, ctx);
+    console.log(report(results));
     await mkdir(join(bench, 'results'), { recursive: true });
     await writeFile(join(bench, 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');
     log('wrote bench/results/latest.json');

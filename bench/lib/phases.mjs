@@ -12,33 +12,6 @@ const LOAD = join(here, 'load.mjs');
 export const load = (cfg, name) =>
   runNode(LOAD, [JSON.stringify(cfg)], { name, timeoutMs: (cfg.warmupMs ?? 0) + (cfg.durationMs ?? 0) + (cfg.maxMs ?? 120_000) + 30_000 });
 
-const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
-
-/**
- * Row 1: GET against Countersign, the bare server and (context) a bare Express app, alternated for `rounds`
- * rounds so that load from other programs on the machine falls on both alike; the best
- * round of each side is reported (every round is kept in the JSON).
- */
-export async function getPhase(ctx, { warmupMs, durationMs, connections, rounds }) {
-  const path = `/documents/${ctx.docs[0]}`;
-  const base = { method: 'GET', paths: [path], headers: { 'x-api-key': ctx.cs.key }, connections, warmupMs, durationMs };
-  const csRounds = [];
-  const refRounds = [];
-  const expressRounds = [];
-  for (let i = 0; i < rounds; i++) {
-    csRounds.push(await load({ ...base, origin: ctx.cs.api, watchPids: [ctx.cs.pid] }, 'GET load (Countersign)'));
-    refRounds.push(await load({ ...base, origin: ctx.ref.url, watchPids: [ctx.ref.pid] }, 'GET load (reference)'));
-    expressRounds.push(await load({ ...base, origin: ctx.express.url, watchPids: [ctx.express.pid] }, 'GET load (bare Express)'));
-  }
-  return {
-    cs: best(csRounds),
-    ref: best(refRounds),
-    express: best(expressRounds),
-    rounds: { cs: csRounds, ref: refRounds, express: expressRounds },
-    rss: { cs: rssOf(ctx.cs.pid), ref: rssOf(ctx.ref.pid), express: rssOf(ctx.express.pid) },
-  };
-}
-
 /** What the data directory holds right now. */
 export async function snapshot(ctx) {
   return {

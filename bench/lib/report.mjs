@@ -58,7 +58,7 @@ export function fmtValue(v, unit) {
  * A row: { metric, unit, countersign, reference, ratio (0..n or null), target (text), verdict: 'PASS'|'MISS'|'info' }.
  */
 export function renderTable(rows) {
-  const head = ['Metric', 'Countersign', 'Reference', 'Ratio', 'Target', 'Result'];
+  const head = ['Figure', 'Measured', 'Reference', 'Ratio', 'Target', 'Result'];
   const body = rows.map((r) => [
     r.metric,
     fmtValue(r.countersign, r.unit),

@@ -197,7 +197,8 @@ function createApiServer(
   app.disable('x-powered-by');
   app.disable('etag');
   mountConsole(app, consoleDeps);
-  app.use(createServiceApp(service));
+  // The service API reads the console's connections (never their keys) for the command line.
+  app.use(createServiceApp({ ...service, connections: consoleDeps.connections }));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
   const fastRead = fastDocumentRead(service.domain, service.config);
   return createServer((req, res) => {

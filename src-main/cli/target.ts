@@ -20,7 +20,7 @@ import { createBackend, type Backend } from '../backend/index.js';
 import { CliError, EXIT, unavailable, usageError } from './exit-codes.js';
 import { findInstance, instanceDirs } from './instance.js';
 
-export type TargetSource = 'flags' | 'environment' | 'instance' | 'temporary';
+export type TargetSource = 'flags' | 'environment' | 'instance' | 'temporary' | 'connection';
 
 export interface ApiAnswer {
   status: number;
@@ -95,6 +95,22 @@ export async function resolveTarget(opts: TargetOptions, env: Env = process.env)
   return startTemporary(env);
 }
 
+/**
+ * Step 3 alone: the running local instance, or exit 3 saying why one is needed. For
+ * commands that need this machine's Countersign itself (its receiver, its connections),
+ * where a temporary one or --api-url would not do.
+ */
+export async function resolveLocalInstance(opts: TargetOptions, why: string, env: Env = process.env): Promise<Target> {
+  const dirs = instanceDirs(opts.dataDir ?? env.COUNTERSIGN_DATA_DIR, env);
+  const found = await findInstance(dirs, (url, key) => probe(url, key));
+  if (!found)
+    throw unavailable(
+      `${why} needs a running Countersign on this machine, and none answers (looked in ${dirs.join(', ')}). Start one (npm start, or node out/main/headless.js) or name its data directory with --data-dir.`,
+    );
+  const { card, token, dir } = found;
+  return httpTarget('instance', card.api_url, token, card.receiver_url, `the local instance at ${card.api_url} (data in ${dir})`);
+}
+
 /** Is a service answering at `url` that takes `key`? */
 async function probe(url: string, key: string): Promise<'ok' | 'unreachable' | 'refused_key'> {
   try {
@@ -125,7 +141,7 @@ async function startTemporary(env: Env): Promise<Target> {
   return target;
 }
 
-function httpTarget(source: TargetSource, apiUrl: string, apiKey: string, receiverUrl: string | null, description: string): Target {
+export function httpTarget(source: TargetSource, apiUrl: string, apiKey: string, receiverUrl: string | null, description: string): Target {
   const request = async (method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<ApiAnswer> => {
     const headers: Record<string, string> = { 'x-api-key': apiKey };
     if (body !== undefined) headers['content-type'] = 'application/json';

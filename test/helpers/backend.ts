@@ -34,7 +34,7 @@ export async function makeDataDir(): Promise<string> {
 export async function startTestBackend(
   overrides: Partial<BackendConfig> = {},
   dataDir?: string,
-  options: Pick<BackendOptions, 'clock' | 'rendererDir' | 'keyring' | 'env'> = {},
+  options: Pick<BackendOptions, 'clock' | 'rendererDir' | 'keyring' | 'env' | 'instanceFile'> = {},
 ): Promise<TestBackend> {
   const dir = dataDir ?? (await makeDataDir());
   const backend = createBackend(

@@ -32,7 +32,7 @@ export const MAX_KEY_LENGTH = 4096;
 const missing = (message: string) => new ApiError('connection_key_missing', message);
 
 /** The first line of a key file, trimmed; null when the file cannot be read or holds nothing. */
-async function keyFromFile(path: string): Promise<string | null> {
+export async function keyFromFile(path: string): Promise<string | null> {
   let text: string;
   try {
     const buf = await readFile(path);

@@ -15,6 +15,7 @@ import { scenarioPaths, scenarioSchemas } from './scenario-paths.js';
 import { testHelperPaths } from './test-helper-paths.js';
 import { testHelperWebhookPaths } from './test-helper-webhooks-paths.js';
 import { inboxSchemas, testInboxPaths } from './test-inbox-paths.js';
+import { connectionSchemas, testConnectionPaths } from './test-connection-paths.js';
 import { webhooksPaths } from './webhooks-paths.js';
 
 const metaPaths: Record<string, PathItem> = {
@@ -63,13 +64,14 @@ export function openApiDocument(): Record<string, unknown> {
       ...testFaultPaths,
       ...checksPaths,
       ...testInboxPaths,
+      ...testConnectionPaths,
       ...scenarioPaths,
       ...metaPaths,
     },
     webhooks: webhookEntries(),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
-      schemas: { ...componentSchemas, ...checkSchemas, ...inboxSchemas, ...scenarioSchemas, ...eventSchemas() },
+      schemas: { ...componentSchemas, ...checkSchemas, ...inboxSchemas, ...connectionSchemas, ...scenarioSchemas, ...eventSchemas() },
       responses: errorResponses(),
     },
     'x-delivery-semantics': DELIVERY_SEMANTICS,

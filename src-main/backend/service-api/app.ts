@@ -15,6 +15,8 @@ import { testHelperRoutes } from './test-helper-routes.js';
 import { openApiJson } from '../openapi/document.js';
 import { checkRoutes, type RunCheck } from './check-routes.js';
 import { testHelperInboxRoutes } from './test-helper-inboxes.js';
+import { testHelperConnectionRoutes } from './test-helper-connections.js';
+import type { ConnectionRegistry } from '../connections/registry.js';
 import type { Receiver } from '../receiver/receiver.js';
 import { testClockRoutes } from './test-clock-routes.js';
 import type { ClockControl } from '../clock-control.js';
@@ -38,6 +40,8 @@ export interface ServiceAppDeps {
   faults?: { registry: FaultRegistry; store: Store };
   /** What scenarios and demo packs run on; absent without the test clock (they run on it). */
   scenarios?: ScenarioDeps;
+  /** The console's connections, read (never their keys) by `countersign listen --connection`. */
+  connections?: ConnectionRegistry;
 }
 
 export function createServiceApp(deps: ServiceAppDeps): Express {
@@ -65,6 +69,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   if (deps.scenarios) app.use('/v2/test_helpers', scenarioRoutes(deps.scenarios, new ScenarioLibrary()));
   app.use('/v2/test_helpers', testHelperRoutes(deps.domain));
   if (deps.receiver) app.use('/v2/test_helpers', testHelperInboxRoutes(deps.receiver));
+  if (deps.connections) app.use('/v2/test_helpers', testHelperConnectionRoutes(deps.domain, deps.connections));
   app.use('/documents', documentsRoutes(deps.domain));
   app.use(notFoundHandler());
   app.use(errorWriter('api'));

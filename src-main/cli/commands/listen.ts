@@ -3,13 +3,17 @@
 // subscription to it (one per --events type, all with one secret), the secret printed
 // once, then one line per delivery attempt (time, event type, webhook-id, the app's
 // status, duration). Ctrl-C removes the subscriptions and the inbox it made, and nothing
-// else. Guards against leaving subscriptions behind (removed on every way out but
-// SIGKILL, even when setting up failed halfway) and against printing the secret more
-// than once.
+// else. With --connection <name> the subscriptions are made on that remote deployment
+// (../connection.ts) and the inbox on this machine's running Countersign, reached by the
+// remote at the inbox's local URL (remote on loopback) or the tunnel's public URL.
+// Guards against leaving subscriptions behind (removed on every way out but SIGKILL,
+// even when setting up failed halfway), against printing the secret more than once, and
+// against subscribing a remote to an address it cannot reach.
 import { systemClock } from '../../backend/clock.js';
 import { defineCommand, type CommandContext } from '../define.js';
 import { EXIT, unavailable, usageError } from '../exit-codes.js';
-import { resolveTarget, withTargetOptions, type Target, type TargetOptions } from '../target.js';
+import { resolveLocalInstance, resolveTarget, withTargetOptions, type Target, type TargetOptions } from '../target.js';
+import { connectionTarget } from '../connection.js';
 import { DeliveryWatch, type DeliveryLine } from './listen-watch.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
 
@@ -17,6 +21,21 @@ interface ListenOptions extends TargetOptions {
   forwardTo?: string;
   events?: string;
   pollMs?: string;
+  connection?: string;
+}
+
+/** Where each part is made: the same service, or (--connection) this machine's and a remote. */
+export interface Sides {
+  /** Holds the forwarding inbox: this machine's Countersign (or the one --api-url names). */
+  local: Target;
+  /** Holds the subscriptions and their delivery log. */
+  service: Target;
+}
+
+export interface MadeInbox {
+  id: string;
+  local_url: string;
+  public_url: string | null;
 }
 
 interface Made {
@@ -52,35 +71,49 @@ export function parseEvents(raw: string | undefined): string[] {
   return types;
 }
 
+/** The address the service can reach the inbox at: its own machine's receiver, or the tunnel's public URL. */
+export function subscriptionUrl(sides: Sides, inbox: MadeInbox): string {
+  if (LOOPBACK_API.test(sides.service.apiUrl)) return inbox.local_url;
+  if (inbox.public_url) return inbox.public_url;
+  throw unavailable(
+    `${sides.service.description} is not on this machine: its deliveries must reach this machine's receiver through the tunnel's public URL, and the tunnel is not online. Start it on the console's Receiver screen (it needs an ngrok authtoken) and run this again.`,
+  );
+}
+
 /** The inbox and the subscriptions, made in that order; `made` always says what exists so far. */
-async function setUp(target: Target, forwardTo: string, types: string[], made: Made) {
-  const inbox = await target.call<{ id: string; local_url: string }>('POST', '/v2/test_helpers/inboxes', {
+async function setUp(sides: Sides, forwardTo: string, types: string[], made: Made) {
+  const inbox = await sides.local.call<MadeInbox>('POST', '/v2/test_helpers/inboxes', {
     name: `countersign listen → ${forwardTo}`.slice(0, 100),
     response: { mode: 'forward', url: forwardTo },
   });
   made.inboxId = inbox.id;
+  const url = subscriptionUrl(sides, inbox);
   let secret: string | undefined;
   for (const type of types) {
-    const sub = await target.call<{ public_id: string; secret_key: string }>('POST', '/v2/webhooks', {
-      url: inbox.local_url,
+    const sub = await sides.service.call<{ public_id: string; secret_key: string }>('POST', '/v2/webhooks', {
+      url,
       type,
       ...(secret ? { secret_key: secret } : {}),
     });
     made.subscriptionIds.push(sub.public_id);
     secret ??= sub.secret_key;
   }
-  return { inbox, secret: secret! };
+  return { inbox, url, secret: secret! };
 }
 
 /** Removes what this run made; says what could not be removed rather than failing. */
-async function tearDown(ctx: CommandContext, target: Target, made: Made): Promise<string[]> {
+async function tearDown(ctx: CommandContext, sides: Sides, made: Made): Promise<string[]> {
   const problems: string[] = [];
   for (const id of made.subscriptionIds) {
-    const a = await target.request('DELETE', `/v2/webhooks/${id}`, undefined, 10_000).catch((e: Error) => ({ status: 0, body: e.message }));
+    const a = await sides.service
+      .request('DELETE', `/v2/webhooks/${id}`, undefined, 10_000)
+      .catch((e: Error) => ({ status: 0, body: e.message }));
     if (a.status !== 204 && a.status !== 200 && a.status !== 404) problems.push(`subscription ${id} (${a.status || String(a.body)})`);
   }
   if (made.inboxId) {
-    const a = await target.request('DELETE', `/v2/test_helpers/inboxes/${made.inboxId}`, undefined, 10_000).catch(() => ({ status: 0 }));
+    const a = await sides.local
+      .request('DELETE', `/v2/test_helpers/inboxes/${made.inboxId}`, undefined, 10_000)
+      .catch(() => ({ status: 0 }));
     if (a.status !== 204 && a.status !== 404) problems.push(`inbox ${made.inboxId}`);
   }
   const removed = { subscriptions: made.subscriptionIds, inbox: made.inboxId };
@@ -101,29 +134,45 @@ function deliveryText(d: DeliveryLine): string {
   return `${time}  ${d.event_type.padEnd(28)}  ${d.webhook_id}  → ${answer}  ${d.duration_ms ?? '?'} ms${retry}`;
 }
 
-async function run(ctx: CommandContext, target: Target, opts: ListenOptions, forwardTo: string, types: string[], made: Made) {
-  const { out, signal } = ctx;
+/** Which service holds what (see Sides); a service off this machine without --connection is refused before anything is made. */
+async function resolveSides(opts: ListenOptions): Promise<Sides> {
+  if (opts.connection !== undefined) {
+    if (opts.apiUrl !== undefined || opts.apiKey !== undefined)
+      throw usageError('--connection names the service to subscribe on: give it, or --api-url with --api-key, not both');
+    const local = await resolveLocalInstance(opts, 'listen --connection (for its connections and the inbox on its receiver)');
+    return { local, service: await connectionTarget(local, opts.connection) };
+  }
+  const target = await resolveTarget(opts);
   if (!LOOPBACK_API.test(target.apiUrl)) {
+    await target.close();
     throw unavailable(
-      `${target.description} is not on this machine: its deliveries would have to reach this machine's receiver through the tunnel's public URL, which countersign listen cannot open yet. Use a Countersign on this machine (the default), or forward with an inbox on the console's Receiver screen.`,
+      `${target.description} is not on this machine: listen makes its inbox on that service's own receiver, which would forward to a URL on that machine, not this one. For a real deployment, add it as a connection (console: Settings → Connections) and use --connection <name>: the inbox is then made here and the remote reaches it through the tunnel.`,
     );
   }
-  const { inbox, secret } = await setUp(target, forwardTo, types, made);
+  return { local: target, service: target };
+}
+
+async function run(ctx: CommandContext, sides: Sides, opts: ListenOptions, forwardTo: string, types: string[], made: Made) {
+  const { out, signal } = ctx;
+  const { inbox, url, secret } = await setUp(sides, forwardTo, types, made);
   if (signal.aborted) return;
+  const via = sides.service === sides.local ? '' : `${sides.service.description} sends to `;
   out.item(
     {
       type: 'ready',
       forward_to: forwardTo,
       inbox_id: inbox.id,
       inbox_url: inbox.local_url,
+      subscription_url: url,
+      connection: opts.connection ?? null,
       subscriptions: made.subscriptionIds,
       events: types,
       secret,
     },
-    `Ready: ${inbox.local_url} forwards to ${forwardTo} (events: ${types.join(', ')}). Your webhook signing secret is ${secret} (Ctrl-C to stop)`,
+    `Ready: ${via}${url}, which forwards to ${forwardTo} (events: ${types.join(', ')}). Your webhook signing secret is ${secret} (Ctrl-C to stop)`,
   );
   const pollMs = opts.pollMs === undefined ? 500 : Number(opts.pollMs);
-  const watch = new DeliveryWatch(target, made.subscriptionIds);
+  const watch = new DeliveryWatch(sides.service, made.subscriptionIds);
   await watch.prime();
   while (!signal.aborted) {
     for (const line of await watch.poll()) out.item({ type: 'delivery', ...line }, deliveryText(line));
@@ -151,24 +200,31 @@ export const listenCommand = defineCommand<ListenOptions>(
         )
         .option('--forward-to <url>', 'your app’s webhook URL, e.g. http://localhost:3000/webhooks')
         .option('--events <types>', 'event types to subscribe to, comma separated (default: all)')
+        .option('--connection <name>', 'subscribe on this connection of the console (a real deployment) instead of this machine’s service')
         .option('--poll-ms <ms>', 'how often to look for new deliveries (default 500)'),
     ).addHelpText(
       'after',
-      '\nExample:\n  countersign listen --forward-to http://localhost:3000/webhooks --events document.completed,document.declined\n',
+      '\nExamples:\n  countersign listen --forward-to http://localhost:3000/webhooks --events document.completed,document.declined\n' +
+        '  PROD_KEY=… countersign listen --forward-to http://localhost:3000/webhooks --connection Production\n',
     ),
   async (ctx, _args, opts) => {
     const forwardTo = parseForwardTo(opts.forwardTo);
     const types = parseEvents(opts.events);
     if (opts.pollMs !== undefined && !(Number.isInteger(Number(opts.pollMs)) && Number(opts.pollMs) >= 50))
       throw usageError(`--poll-ms must be a whole number of milliseconds, at least 50 (got "${opts.pollMs}")`);
-    const target = await resolveTarget(opts);
-    ctx.out.note(`Using ${target.description}`);
+    if (opts.connection !== undefined && opts.connection.trim() === '') throw usageError('--connection needs a connection’s name');
+    const sides = await resolveSides(opts);
+    ctx.out.note(
+      sides.service === sides.local
+        ? `Using ${sides.local.description}`
+        : `Using ${sides.service.description}, with the inbox on ${sides.local.description}`,
+    );
     const made: Made = { inboxId: null, subscriptionIds: [] };
     try {
-      await run(ctx, target, opts, forwardTo, types, made);
+      await run(ctx, sides, opts, forwardTo, types, made);
     } finally {
-      if (made.inboxId || made.subscriptionIds.length) await tearDown(ctx, target, made);
-      await target.close();
+      if (made.inboxId || made.subscriptionIds.length) await tearDown(ctx, sides, made);
+      await sides.local.close();
     }
     return ctx.signal.aborted ? EXIT.interrupted : EXIT.ok;
   },
