@@ -5,6 +5,7 @@
 //             durationMs (latency only for requests started inside that window);
 //   count:    send exactly `count` requests, timed from the first send to the last answer
 //             (after `warmupCount` untimed ones, if given).
+// `rate` (optional) paces either mode to that many requests per second.
 // argv[2] is the JSON config; one JSON result line goes to stdout. Loopback only.
 // CPU time used inside the measured window is reported for this process and for each
 // pid in `watchPids` (the server under test): a figure much less disturbed by other
@@ -64,9 +65,21 @@ async function one() {
   }
 }
 
+// Optional pacing (`rate`, requests per second over all connections): request k is not
+// sent before start + k / rate, so a soak holds a steady mix instead of flooding.
+let tickets = 0;
+let paceFrom = 0;
+async function paced() {
+  const due = paceFrom + (tickets++ / cfg.rate) * 1000;
+  const wait = due - now();
+  if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+}
+
 async function worker() {
   while (!stop && remaining > 0) {
     remaining--;
+    if (cfg.rate) await paced();
+    if (stop) break;
     await one();
   }
 }
@@ -92,6 +105,7 @@ function pct(sorted, p) {
 
 async function main() {
   let start = now();
+  paceFrom = start;
   const inFlight = cfg.inFlight ?? cfg.connections;
   let result;
   if (cfg.count !== undefined) {

@@ -10,11 +10,13 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { startNode, stopChild, killAllChildren, rssOf } from './lib/procs.mjs';
-import { getRaw, sleep } from './lib/http.mjs';
+import { call, getRaw, sleep } from './lib/http.mjs';
 import { startCountersign } from './lib/countersign.mjs';
 import { deliveryBacklog, deliveryBurst, deliveryReference, putCount, putPhase, seed, snapshot, waitHistory } from './lib/phases.mjs';
 import { getPhase } from './lib/get-phase.mjs';
 import { wrkMissing } from './lib/wrk.mjs';
+import { millionPhase } from './lib/million.mjs';
+import { soakPhase } from './lib/soak.mjs';
 import { buildRows } from './lib/rows.mjs';
 import { machineInfo, renderTable } from './lib/report.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -34,6 +36,8 @@ const P = {
   rounds: quick ? 2 : 3, // GET and PUT windows are repeated (GET alternated with its reference); the best is reported
   wrk: { threads: 2, connections: 64, seconds: quick ? 2 : 5, warmupSeconds: 1 },
   saturatedPct: 90, // the GET reference counts as saturated at this % of one core
+  soak: { seconds: quick ? 20 : 180, getRate: 1000, putRate: 100, inboxRate: 100, inboxBodyBytes: 4096 },
+  million: { count: quick ? 50_000 : 1_000_000, fanout: 10, cap: quick ? 60_000 : 1_100_000 },
 };
 const RUN_LIMIT_MS = 14 * 60_000;
 
@@ -105,7 +109,21 @@ async function phaseSeed(ctx, before) {
   const deliveries = after.history_deliveries - before.history_deliveries;
   const bytes = after.history_bytes - before.history_bytes;
   const disk = { deliveries, bytes, bytesPerDelivery: bytes / deliveries, fanout: 100, totalBytes: after.history_bytes };
+  disk.exact = await exactCheck(ctx);
   return { seeded, after, disk };
+}
+
+/** The last delivery the receiver got, byte for byte, against what the inspector's detail says was sent. */
+async function exactCheck(ctx) {
+  const sample = await call(`${ctx.receiver.url}/__sample`);
+  const id = sample.headers['webhook-id'];
+  const detail = await ctx.cs.consoleGet(`/console/api/inspector/deliveries/${id}`);
+  const sent = detail.attempts[detail.attempts.length - 1]?.request;
+  const diffs = [];
+  if (sent?.body !== sample.body) diffs.push('body');
+  for (const h of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'])
+    if (sent?.headers?.[h] !== sample.headers[h]) diffs.push(h);
+  return { delivery: id, bodyBytes: Buffer.byteLength(sample.body), diffs };
 }
 
 async function measure(ctx) {
@@ -128,12 +146,22 @@ async function measure(ctx) {
   const putLarge = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'large', rounds: P.rounds });
   const afterPutLarge = await snapshot(ctx);
 
+  const soak = await soakPhase(ctx, { ...P.soak, quick, log });
+  ctx.idle.afterSoak = soak.idle.rss;
+  ctx.idle.afterSoakHow = soak.idle.how;
+
   log('stopping Countersign (SIGTERM)');
   const stopStarted = performance.now();
   const exitCode = await stopChild(ctx.cs.child, 30_000);
   const stop = { exitCode, seconds: (performance.now() - stopStarted) / 1000 };
   await stopChild(ctx.ref.child, 5000);
   await stopChild(ctx.express.child, 5000);
+
+  // A failure here (the seeder, a start-up that never ends) is a MISS in the table with its reason, not a lost run.
+  const million = await millionPhase({ root, receiverUrl: ctx.receiver.url, ...P.million, log }).catch((err) => {
+    log(`row 8 failed: ${err?.stack ?? err}`);
+    return { skipped: `failed: ${String(err?.message ?? err).slice(0, 500)}` };
+  });
   return {
     params: { ...P, ...WINDOW, quick },
     get,
@@ -145,6 +173,8 @@ async function measure(ctx) {
     idle: ctx.idle,
     snapshots: { afterPutSmall, afterDeliveries, afterSeed, afterPutLarge },
     stop,
+    soak,
+    million,
   };
 }
 

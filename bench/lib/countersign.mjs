@@ -6,18 +6,19 @@ import { join } from 'node:path';
 import { startNode } from './procs.mjs';
 import { call, waitFor } from './http.mjs';
 
-export async function startCountersign({ root, dataDir, nodeArgs = [] }) {
+export async function startCountersign({ root, dataDir, nodeArgs = [], extraEnv = {}, timeoutMs = 60_000 }) {
   const key = `cs_bench_${randomBytes(24).toString('base64url')}`;
   const env = {};
   // A clean environment: no tunnel token (nothing may leave the machine), no stray settings.
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('COUNTERSIGN_') && !k.startsWith('NGROK')) env[k] = v;
   env.COUNTERSIGN_ADMIN_KEY = key;
+  Object.assign(env, extraEnv);
   const spawnedAt = Date.now();
   const started = await startNode(join(root, 'out/main/headless.js'), ['--port', '0', '--receiver-port', '0', '--data-dir', dataDir], {
     env,
     nodeArgs,
     name: 'countersign headless',
-    timeoutMs: 60_000,
+    timeoutMs,
   });
   const { api_url: api, console_url } = started.ready;
   const token = decodeURIComponent(/#token=([^&]+)/.exec(console_url)[1]);
@@ -45,7 +46,10 @@ export async function startCountersign({ root, dataDir, nodeArgs = [] }) {
       }),
     createSubscription: (url) => call(`${api}/v2/webhooks`, { method: 'POST', headers, body: { url, type: 'all' } }),
     deleteSubscription: (id) => call(`${api}/v2/webhooks/${id}`, { method: 'DELETE', headers }),
-    inFlight: async () => (await call(`${api}/console/api/status`, { headers: { 'x-console-token': token } })).deliveries_in_flight,
+    token,
+    /** A console API call (the console token), e.g. consoleGet('/console/api/session'). */
+    consoleGet: (path) => call(`${api}${path}`, { headers: { 'x-console-token': token } }),
+    inFlight: async () => (await cs.consoleGet('/console/api/status')).deliveries_in_flight,
     /** Counts a subscription's deliveries made at or after `sinceIso`, by status (pages newest first, bounded). */
     async deliveryStatuses(subId, sinceIso, maxPages = 200) {
       const counts = {};

@@ -3,7 +3,7 @@
 // delivery's updated summary.
 import type { PendingDelivery } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';
-import type { HistoryLog } from '../store/history-types.js';
+import type { AttemptRecord, DeliverySummary, HistoryLog } from '../store/history-types.js';
 import type { SendResult } from './http-sender.js';
 import type { AttemptRule, DeliveryStatus, FaultName } from '@shared/api-types.js';
 
@@ -34,7 +34,9 @@ export interface EndedAttempt {
 export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
   const { row, result } = a;
   const startedIso = new Date(a.startedAt).toISOString();
-  history.recordAttempt({
+  // Built field by field, optional fields last, in the record's documented order (the
+  // history log writes an attempt of exactly this shape without a generic stringify).
+  const attempt: AttemptRecord = {
     delivery_id: row.id,
     subscription_id: row.subscription_id,
     attempt: a.attempt,
@@ -47,11 +49,12 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     next_attempt_at: a.nextAt,
     rule: a.rule,
     rule_detail: a.detail,
-    ...(a.slowDown ? { slowed_down: true } : {}),
-    ...(a.faults && a.faults.length > 0 ? { faults: a.faults } : {}),
-    ...(a.tunnelOffline ? { tunnel_offline: true as const } : {}),
-  });
-  history.recordDelivery({
+  };
+  if (a.slowDown) attempt.slowed_down = true;
+  if (a.faults && a.faults.length > 0) attempt.faults = a.faults;
+  if (a.tunnelOffline) attempt.tunnel_offline = true;
+  history.recordAttempt(attempt);
+  const summary: DeliverySummary = {
     id: row.id,
     event_id: row.event_id,
     event_type: row.event_type,
@@ -67,7 +70,8 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
     last_error: result.error,
     last_duration_ms: result.durationMs,
     next_attempt_at: a.nextAt,
-    ...(a.origin ? { origin: a.origin } : {}),
-    ...(a.tunnelOffline ? { last_tunnel_offline: true as const } : {}),
-  });
+  };
+  if (a.origin) summary.origin = a.origin;
+  if (a.tunnelOffline) summary.last_tunnel_offline = true;
+  history.recordDelivery(summary);
 }

@@ -158,23 +158,30 @@ export function classify(
   ctx: AttemptContext,
   now: number,
 ): AttemptOutcome {
-  const outcome = result.response
-    ? { kind: 'response' as const, status: result.response.status, retryAfter: result.response.headers['retry-after'] }
+  const res = result.response;
+  const outcome = res
+    ? { kind: 'response' as const, status: res.status, retryAfter: res.headers['retry-after'] }
     : { kind: 'error' as const, message: result.error ?? '' };
   const d = decideAfterAttempt(attempt, outcome, schedule, now);
   const succeeded = d.kind === 'succeeded';
-  const base = { succeeded, rule: d.rule, detail: d.detail, slowDown: d.slowDown, disable: d.disable };
-  if (ctx.cancelled) return { ...base, status: 'cancelled', nextAt: null };
-  if (d.disable) return { ...base, status: 'failed', nextAt: null };
-  if (ctx.disabled && !succeeded)
-    return {
-      ...base,
-      status: 'skipped',
-      nextAt: null,
-      rule: 'disabled',
-      detail: `${d.detail.split(':')[0]}: the subscription is disabled; kept as skipped`,
-    };
-  if (ctx.again) return { ...base, status: 'pending', nextAt: now };
-  if (d.kind === 'retry') return { ...base, status: 'pending', nextAt: now + d.delayMs };
-  return { ...base, status: d.kind, nextAt: null };
+  // One object whatever the case (this runs once per attempt).
+  const o: AttemptOutcome = {
+    succeeded,
+    status: 'pending',
+    nextAt: null,
+    rule: d.rule,
+    detail: d.detail,
+    slowDown: d.slowDown,
+    disable: d.disable,
+  };
+  if (ctx.cancelled) o.status = 'cancelled';
+  else if (d.disable) o.status = 'failed';
+  else if (ctx.disabled && !succeeded) {
+    o.status = 'skipped';
+    o.rule = 'disabled';
+    o.detail = `${d.detail.split(':')[0]}: the subscription is disabled; kept as skipped`;
+  } else if (ctx.again) o.nextAt = now;
+  else if (d.kind === 'retry') o.nextAt = now + d.delayMs;
+  else o.status = d.kind;
+  return o;
 }

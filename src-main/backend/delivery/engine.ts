@@ -18,6 +18,7 @@ import { HttpSender } from './http-sender.js';
 import { Scheduler, type Job } from './scheduler.js';
 import { SlowEndpoints } from './slow-endpoints.js';
 import { Attempts, BODY_GONE, classify, type SentAttempt } from './attempt.js';
+import { isSuccessStatus } from './retry-policy.js';
 import { FlushPolicy } from './flush-policy.js';
 import { NO_FAULTS, type FaultRegistry } from './faults.js';
 import type { Redirector } from './redirector.js';
@@ -162,7 +163,9 @@ class Engine implements DeliveryEngine, OutboxListener {
       const offline = this.deps.tunnelOffline?.(sub.url) === true;
       const sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id), plan);
       this.slow.note(sub.public_id, sent.result.timedOut === true);
-      this.complete(job, sent.url, sent, offline || this.deps.tunnelOffline?.(sub.url) === true);
+      // Only a failure is marked, so a success never asks again.
+      const down = !answeredOk(sent) && (offline || this.deps.tunnelOffline?.(sub.url) === true);
+      this.complete(job, sent, down);
     } catch (err) {
       // A defect (the sender never throws); the row stays stored, so a restart retries it.
       console.error('[delivery] attempt failed unexpectedly:', err);
@@ -174,7 +177,8 @@ class Engine implements DeliveryEngine, OutboxListener {
     }
   }
 
-  private complete(job: Job, url: string, sent: SentAttempt, tunnelOffline = false): void {
+  /** Records an ended attempt and settles its delivery; `tunnelOffline`: it failed while the tunnel it went through was down. */
+  private complete(job: Job, sent: SentAttempt, tunnelOffline: boolean): void {
     const { outbox, config } = this.deps;
     const row = job.row;
     const attempt = job.attempts + 1;
@@ -184,10 +188,26 @@ class Engine implements DeliveryEngine, OutboxListener {
     const o = classify(attempt, sent.result, config.retrySchedule, { cancelled, again: job.again, disabled }, this.clock.now());
     job.again = false;
     job.attempts = attempt;
-    const { startedAt, headers, body, result, faults } = sent;
-    const { succeeded, status, nextAt, rule, detail, slowDown } = o;
-    const ended = { row, attempt, url, startedAt, headers, body, result, faults };
-    outbox.logAttempt({ ...ended, succeeded, status, nextAt, rule, detail, slowDown, tunnelOffline: tunnelOffline && !succeeded });
+    const { result, startedAt } = sent;
+    const { succeeded, slowDown } = o;
+    // One object, built once: the attempt log reads it field by field.
+    outbox.logAttempt({
+      row,
+      attempt,
+      url: sent.url,
+      startedAt,
+      headers: sent.headers,
+      body: sent.body,
+      result,
+      faults: sent.faults,
+      succeeded,
+      status: o.status,
+      nextAt: o.nextAt,
+      rule: o.rule,
+      detail: o.detail,
+      slowDown,
+      tunnelOffline,
+    });
     if (slowDown) this.sched.slowDown(row.subscription_id);
     if (cancelled) this.sched.drop(job);
     else if (!job.detached) {
@@ -253,4 +273,10 @@ class Engine implements DeliveryEngine, OutboxListener {
     if (wasRunning) await this.deps.store.commit();
     await this.sender.close();
   }
+}
+
+/** The attempt got a 2xx (what the retry policy calls a success). */
+function answeredOk(sent: SentAttempt): boolean {
+  const res = sent.result.response;
+  return res !== null && isSuccessStatus(res.status);
 }

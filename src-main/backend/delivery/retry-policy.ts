@@ -39,6 +39,10 @@ export function retryAfterSeconds(value: string | undefined, now: number): numbe
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** "200: delivered" and the like, made once per status (nearly every attempt is a success). */
+const SUCCESS_DETAILS: string[] = [];
+const successDetail = (status: number): string => (SUCCESS_DETAILS[status - 200] ??= `${status}: delivered`);
+
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /**
@@ -47,9 +51,9 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
  * while the schedule lasts, then the delivery has failed for good.
  */
 export function decideAfterAttempt(attempt: number, outcome: AttemptOutcome, schedule: readonly number[], now = 0): RetryDecision {
-  const base = { delayMs: 0, slowDown: false, disable: false };
   if (outcome.kind === 'response' && isSuccessStatus(outcome.status))
-    return { ...base, kind: 'succeeded', rule: 'success', detail: `${outcome.status}: delivered` };
+    return { kind: 'succeeded', delayMs: 0, rule: 'success', detail: successDetail(outcome.status), slowDown: false, disable: false };
+  const base = { delayMs: 0, slowDown: false, disable: false };
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a whole number from 1 (got ${attempt})`);
   const status = outcome.kind === 'response' ? outcome.status : null;
   if (status === 410)

@@ -72,13 +72,14 @@ export async function enableSubscription(ctx: DomainContext, sub: DeepReadonly<S
 export function recordAttempt(ctx: DomainContext, subscriptionId: string, o: { succeeded: boolean; gone: boolean; at: number }): void {
   const sub = ctx.store.subscriptions.get(subscriptionId);
   if (!sub || sub.status === 'disabled') return;
-  const when = new Date(o.at).toISOString();
-  if (o.gone) return void disableSubscription(ctx, sub, `The endpoint answered 410 Gone at ${when}.`).catch(logFailure);
+  // Before anything is formatted: nearly every report is a success of a healthy endpoint, which changes nothing.
   if (o.succeeded) {
     if (!sub.failing_since) return;
     ctx.store.subscriptions.update(subscriptionId, { failing_since: null });
     return ctx.store.commitLater();
   }
+  const when = new Date(o.at).toISOString();
+  if (o.gone) return void disableSubscription(ctx, sub, `The endpoint answered 410 Gone at ${when}.`).catch(logFailure);
   if (!sub.failing_since) {
     ctx.store.subscriptions.update(subscriptionId, { failing_since: when });
     return ctx.store.commitLater();

@@ -23,7 +23,7 @@ import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './hi
 import { summaryPatch } from './history/compact.js';
 import { RecentBodies } from './history/body-refs.js';
 import { SegmentWriter } from './history/writer.js';
-import { HistoryIndex, type DeliveryEntry } from './history/index-state.js';
+import { HistoryIndex } from './history/index-state.js';
 import { loadSegments } from './history/loader.js';
 import { dropSegment } from './history/retention.js';
 import { cutBack } from './history/rollback.js';
@@ -91,14 +91,14 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private async load(): Promise<string[]> {
-    this.idx = new HistoryIndex();
+    this.idx = new HistoryIndex(true);
     this.orphans.clear();
     this.bodies.clear();
     const loaded = await loadSegments(this.opts.dir, this.idx);
     this.segments = loaded.segments;
     this.nextDeliverySeq = loaded.nextDeliverySeq;
     this.nextEventSeq = loaded.nextEventSeq;
-    if (this.segments.length === 0) this.segments.push(newSegment(this.opts.dir, 1, true));
+    if (this.segments.length === 0) this.addSegment(newSegment(this.opts.dir, 1, true));
     this.cur = this.segments[this.segments.length - 1];
     return loaded.warnings;
   }
@@ -123,30 +123,17 @@ class SegmentedHistoryLog implements HistoryLog {
 
   recordEvent(event: EventSummary, body: string): void {
     if (!this.writable()) return;
-    const v = { ...event };
-    const existing = this.idx.events.get(v.id);
-    const seq = existing ? existing.seq : this.nextEventSeq++;
-    const loc = this.append(eventLine(seq, v, body));
-    if (existing) {
-      existing.loc.seg.events.delete(v.id);
-      this.idx.replaceEvent(existing, v, loc);
-    } else {
-      this.idx.addEvent({ seq, v, loc });
-    }
-    loc.seg.events.add(v.id);
-    this.bodies.remember(v.id, body, loc);
+    const seq = this.idx.eventSeq(event.id) ?? this.nextEventSeq++;
+    const loc = this.append(eventLine(seq, event, body));
+    this.idx.putEvent(seq, event, loc);
+    this.bodies.remember(event.id, body, loc);
   }
 
-  recordDelivery(delivery: DeliverySummary): void {
+  recordDelivery(v: DeliverySummary): void {
     if (!this.writable()) return;
-    const v = { ...delivery };
-    const existing = this.idx.deliveries.get(v.id);
-    if (existing) {
-      if (existing.v.event_id !== v.event_id) {
-        this.idx.ref(existing.v.event_id, -1);
-        this.idx.ref(v.event_id, 1);
-      }
-      const patch = summaryPatch(existing.v, v);
+    const existing = this.idx.d.slot(v.id);
+    if (existing !== undefined) {
+      const patch = summaryPatch(this.idx.d.read(existing), v);
       this.idx.updateDelivery(existing, v);
       if (patch === undefined) this.append(deliveryLine(v));
       else if (patch !== '{}') this.append(patchLine(v.id, patch));
@@ -155,25 +142,23 @@ class SegmentedHistoryLog implements HistoryLog {
     if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
     const seq = this.nextDeliverySeq++;
     const loc = this.append(deliveryBaseLine(seq, v));
-    const entry: DeliveryEntry = { seq, v, seg: loc.seg, attempts: [] };
-    loc.seg.deliveries.add(v.id);
     loc.seg.created++;
-    this.idx.addDelivery(entry);
-    this.idx.ref(v.event_id, 1);
+    const slot = this.idx.addDelivery(seq, v, loc.seg);
     const early = this.orphans.get(v.id);
     if (early) {
       this.orphans.delete(v.id);
-      for (const line of early) entry.attempts.push(this.append(line));
+      for (const line of early) this.idx.d.addAttempt(slot, this.append(line));
     }
     this.maybeRetain();
   }
 
   recordAttempt(attempt: AttemptRecord): void {
     if (!this.writable()) return;
-    const entry = this.idx.deliveries.get(attempt.delivery_id);
-    if (entry) {
-      const line = this.bodies.attemptLine(attempt, entry.v.event_id, this.cur, (bytes) => !this.wouldRotate(bytes));
-      entry.attempts.push(this.append(line));
+    const slot = this.idx.d.slot(attempt.delivery_id);
+    if (slot !== undefined) {
+      const eventId = this.idx.eventIds.get(this.idx.d.evt[slot]);
+      const line = this.bodies.attemptLine(attempt, eventId, this.cur, (bytes) => !this.wouldRotate(bytes));
+      this.idx.d.addAttempt(slot, this.append(line));
       return;
     }
     const line = attemptLine(attempt);
@@ -186,8 +171,7 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   getDelivery(id: string): DeliverySummary | undefined {
-    const e = this.idx.deliveries.get(id);
-    return e ? { ...e.v } : undefined;
+    return this.idx.getDelivery(id);
   }
 
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary> {
@@ -195,21 +179,20 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
-    const entry = this.idx.deliveries.get(deliveryId);
-    if (entry) return readAttempts(entry.attempts.slice(), (locs) => this.read(locs));
+    const slot = this.idx.d.slot(deliveryId);
+    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.read(locs));
     const early = (this.orphans.get(deliveryId) ?? []).map((line) => parseAttempt(line)?.attempt);
     return early.filter((a): a is AttemptRecord => a !== undefined);
   }
 
   getEvent(id: string): EventSummary | undefined {
-    const e = this.idx.events.get(id);
-    return e ? { ...e.v } : undefined;
+    return this.idx.getEvent(id);
   }
 
   async getEventBody(id: string): Promise<string | undefined> {
-    const e = this.idx.events.get(id);
-    if (!e) return undefined;
-    const [line] = await this.read([e.loc]);
+    const loc = this.idx.eventLoc(id);
+    if (!loc) return undefined;
+    const [line] = await this.read([loc]);
     return line === undefined ? undefined : parseEventBody(line);
   }
 
@@ -257,8 +240,13 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private rotate(): void {
-    this.cur = newSegment(this.opts.dir, this.cur.id + 1, true);
-    this.segments.push(this.cur);
+    this.cur = this.addSegment(newSegment(this.opts.dir, this.cur.id + 1, true));
+  }
+
+  private addSegment(seg: Segment): Segment {
+    this.segments.push(seg);
+    this.idx.segs.set(seg.id, seg);
+    return seg;
   }
 
   private async read(locs: Loc[]): Promise<(string | undefined)[]> {
@@ -268,7 +256,7 @@ class SegmentedHistoryLog implements HistoryLog {
 
   private maybeRetain(): void {
     if (this.retaining || this.state !== 'open' || this.clock.now() < this.retainPausedUntil) return;
-    if (this.idx.deliveries.size <= this.opts.cap || this.segments.length < 2) return;
+    if (this.idx.d.size <= this.opts.cap || this.segments.length < 2) return;
     this.retaining = this.retain().then(
       () => {
         this.retaining = null;
@@ -290,10 +278,11 @@ class SegmentedHistoryLog implements HistoryLog {
       flush: () => this.writer.flush(),
     };
     // close() lets a retention under way finish, so the cap holds on disk too.
-    while (this.state !== 'closed' && this.idx.deliveries.size > this.opts.cap && this.segments.length > 1) {
+    while (this.state !== 'closed' && this.idx.d.size > this.opts.cap && this.segments.length > 1) {
       const oldest = this.segments[0];
       await dropSegment(host, oldest);
       this.segments = this.segments.filter((s) => s !== oldest);
+      this.idx.segs.delete(oldest.id);
     }
   }
 }

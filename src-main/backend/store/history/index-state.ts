@@ -2,200 +2,219 @@
 // ordered lists for paging, and the file location of every attempt and event body
 // (never their contents). Lists are ordered by a creation sequence number stored in
 // the records, so the order survives a restart and retention's carried copies.
+//
+// Compact by design (docs/storage.md, "Memory"): summaries live in typed columns with
+// interned strings (delivery-table.ts, event-table.ts), lists hold record numbers, and
+// attempt locations are chains in one pool (loc-pool.ts): about 250 bytes a delivery.
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
+import { DeliveryTable } from './delivery-table.js';
+import { EventTable } from './event-table.js';
+import { Interner } from './interner.js';
+import { LocPool } from './loc-pool.js';
+import { lowerBound, SlotLists } from './slot-lists.js';
 import type { Loc, Segment } from './segments.js';
 import type { Page } from '@shared/api-types.js';
 
-export interface DeliveryEntry {
-  seq: number;
-  v: DeliverySummary;
-  /** The segment holding its base record; every later record of it is in this or a newer one. */
-  seg: Segment;
-  attempts: Loc[];
-}
-
-export interface EventEntry {
-  seq: number;
-  v: EventSummary;
-  loc: Loc;
-}
-
-const docKey = (companyId: string, documentId: string) => `${companyId}\u0000${documentId}`;
-
-function pushTo<T>(map: Map<string, T[]>, key: string, item: T): void {
-  const list = map.get(key);
-  if (list) list.push(item);
-  else map.set(key, [item]);
-}
-
-/** First index whose seq is >= seq. */
-function lowerBound(list: { seq: number }[], seq: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid].seq < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function insertSorted<T extends { seq: number }>(map: Map<string, T[]>, key: string, item: T): void {
-  const list = map.get(key);
-  if (!list) map.set(key, [item]);
-  else list.splice(lowerBound(list, item.seq), 0, item);
-}
-
-function removeFrom<T extends { seq: number }>(map: Map<string, T[]>, key: string, item: T): void {
-  const list = map.get(key);
-  if (!list) return;
-  const i = lowerBound(list, item.seq);
-  if (list[i] === item) list.splice(i, 1);
-  if (list.length === 0) map.delete(key);
-}
+const EMPTY: Page<DeliverySummary> = { data: [], has_more: false };
 
 export class HistoryIndex {
-  readonly deliveries = new Map<string, DeliveryEntry>();
-  readonly events = new Map<string, EventEntry>();
-  /** Kept deliveries per event id: an event is carried by retention while this is > 0. */
-  readonly eventRefs = new Map<string, number>();
-  private readonly byCompany = new Map<string, DeliveryEntry[]>();
-  private readonly bySubscription = new Map<string, DeliveryEntry[]>();
-  private readonly byDocument = new Map<string, DeliveryEntry[]>();
-  private readonly byEvent = new Map<string, DeliveryEntry[]>();
-  private readonly docEvents = new Map<string, EventEntry[]>();
+  readonly strs = new Interner();
+  readonly eventIds = new Interner();
+  readonly pool = new LocPool();
+  readonly d = new DeliveryTable(this.strs, this.eventIds, this.pool);
+  readonly ev = new EventTable(this.strs, this.eventIds);
+  /** The segments on disk by id (locations name their segment by id). */
+  readonly segs = new Map<number, Segment>();
+  private readonly dSeq = (s: number): number => this.d.seq[s];
+  private readonly byCompany = new SlotLists(this.dSeq);
+  private readonly bySubscription = new SlotLists(this.dSeq);
+  private readonly byDocument = new SlotLists(this.dSeq);
+  private readonly byEvent = new SlotLists(this.dSeq);
+  private readonly docEvents = new SlotLists((i) => this.ev.seq[i]);
+  /** False while the start-up scan fills the tables: the lists are built once at its end. */
+  private listing = true;
 
-  /** A new delivery with the highest seq so far. */
-  addDelivery(e: DeliveryEntry): void {
-    this.deliveries.set(e.v.id, e);
-    this.listDelivery(e, (map, key) => pushTo(map, key, e));
+  constructor(loading = false) {
+    this.listing = !loading;
+  }
+
+  // ---- deliveries ----
+
+  getDelivery(id: string): DeliverySummary | undefined {
+    const s = this.d.slot(id);
+    return s === undefined ? undefined : this.d.read(s);
+  }
+
+  /** A new delivery (while listing: with the highest seq so far). */
+  addDelivery(seq: number, v: DeliverySummary, seg: Segment): number {
+    const s = this.d.insert(seq, v, seg.id);
+    if (this.listing) this.listDelivery(s, (lists, key) => lists.push(key, s));
+    return s;
   }
 
   /** Replaces a delivery's summary, moving it between lists if a key field changed. */
-  updateDelivery(e: DeliveryEntry, v: DeliverySummary): void {
-    const old = e.v;
-    const moved =
-      old.company_id !== v.company_id ||
-      old.subscription_id !== v.subscription_id ||
-      old.document_id !== v.document_id ||
-      old.event_id !== v.event_id;
-    if (!moved) {
-      e.v = v;
-      return;
-    }
-    this.listDelivery(e, (map, key) => removeFrom(map, key, e));
-    e.v = v;
-    this.listDelivery(e, (map, key) => insertSorted(map, key, e));
+  updateDelivery(s: number, v: DeliverySummary): void {
+    const { d } = this;
+    const [company, sub, doc, evt] = [d.company[s], d.sub[s], d.doc[s], d.evt[s]];
+    d.write(s, v);
+    if (!this.listing || (company === d.company[s] && sub === d.sub[s] && doc === d.doc[s] && evt === d.evt[s])) return;
+    this.byCompany.remove(company, s);
+    this.bySubscription.remove(sub, s);
+    this.byEvent.remove(evt, s);
+    if (doc >= 0) this.byDocument.remove(doc, s);
+    this.listDelivery(s, (lists, key) => lists.insert(key, s));
+  }
+
+  /** A delivery's new base record (a carried copy): its summary, segment and every attempt. */
+  rebase(s: number, v: DeliverySummary, seg: Segment, attempts: Loc[]): void {
+    this.updateDelivery(s, v);
+    this.d.baseSeg[s] = seg.id;
+    this.d.setAttempts(s, attempts);
+  }
+
+  attempts(s: number): Loc[] {
+    return this.pool.locs(this.d.attemptHead(s), this.segs);
+  }
+
+  /** Deliveries whose base record is in segment `segId`. */
+  deliveriesIn(segId: number): number[] {
+    const { d } = this;
+    const out: number[] = [];
+    for (let s = 0; s < d.end; s++) if (d.baseSeg[s] === segId && d.isLive(s)) out.push(s);
+    return out;
   }
 
   /** Removes deliveries (retention): one pass over each affected list. */
-  removeDeliveries(entries: DeliveryEntry[]): void {
-    if (entries.length === 0) return;
-    const gone = new Set(entries);
-    const touched = new Map<Map<string, DeliveryEntry[]>, Set<string>>();
-    for (const e of entries) {
-      this.deliveries.delete(e.v.id);
-      this.listDelivery(e, (map, key) => {
-        const keys = touched.get(map) ?? new Set<string>();
+  removeDeliveries(slots: number[]): void {
+    if (slots.length === 0) return;
+    const gone = new Set(slots);
+    const touched = new Map<SlotLists, Set<number>>();
+    for (const s of slots) {
+      this.listDelivery(s, (lists, key) => {
+        const keys = touched.get(lists) ?? new Set<number>();
         keys.add(key);
-        touched.set(map, keys);
+        touched.set(lists, keys);
       });
     }
-    for (const [map, keys] of touched) {
-      for (const key of keys) {
-        const kept = (map.get(key) ?? []).filter((x) => !gone.has(x));
-        if (kept.length > 0) map.set(key, kept);
-        else map.delete(key);
-      }
+    for (const [lists, keys] of touched) lists.removeMany(keys, gone);
+    for (const s of slots) this.d.remove(s);
+  }
+
+  // ---- events ----
+
+  getEvent(id: string): EventSummary | undefined {
+    const i = this.ev.find(id);
+    return i === undefined ? undefined : this.ev.read(i);
+  }
+
+  eventLoc(id: string): Loc | undefined {
+    const i = this.ev.find(id);
+    return i === undefined ? undefined : this.ev.loc(i, this.segs);
+  }
+
+  /** Records an event, or replaces its summary and location if it was recorded before. */
+  putEvent(seq: number, v: EventSummary, loc: Loc): void {
+    const { ev } = this;
+    const known = ev.find(v.id);
+    if (known === undefined) {
+      const i = ev.add(seq, v, loc);
+      if (this.listing && ev.doc[i] >= 0) this.docEvents.insert(ev.doc[i], i);
+      return;
+    }
+    if (this.listing && ev.doc[known] >= 0) this.docEvents.remove(ev.doc[known], known);
+    ev.write(known, v, loc);
+    if (this.listing && ev.doc[known] >= 0) this.docEvents.insert(ev.doc[known], known);
+  }
+
+  /** The sequence number of a recorded event. */
+  eventSeq(id: string): number | undefined {
+    const i = this.ev.find(id);
+    return i === undefined ? undefined : this.ev.seq[i];
+  }
+
+  removeEvents(nums: number[]): void {
+    for (const i of nums) {
+      if (this.ev.doc[i] >= 0) this.docEvents.remove(this.ev.doc[i], i);
+      this.ev.remove(i);
     }
   }
 
-  addEvent(e: EventEntry): void {
-    this.events.set(e.v.id, e);
-    if (e.v.document_id !== null) insertSorted(this.docEvents, docKey(e.v.company_id, e.v.document_id), e);
+  eventsForDocument(companyId: string, documentId: string): EventSummary[] {
+    const c = this.strs.find(companyId);
+    const doc = this.strs.find(documentId);
+    if (c === undefined || doc === undefined) return [];
+    return (this.docEvents.get(doc) ?? []).filter((i) => this.ev.company[i] === c).map((i) => this.ev.read(i));
   }
 
-  replaceEvent(e: EventEntry, v: EventSummary, loc: Loc): void {
-    if (e.v.document_id !== null) removeFrom(this.docEvents, docKey(e.v.company_id, e.v.document_id), e);
-    e.v = v;
-    e.loc = loc;
-    if (v.document_id !== null) insertSorted(this.docEvents, docKey(v.company_id, v.document_id), e);
-  }
+  // ---- start-up and paging ----
 
-  removeEvents(entries: EventEntry[]): void {
-    const gone = new Set(entries);
-    const keys = new Set<string>();
-    for (const e of entries) {
-      this.events.delete(e.v.id);
-      if (e.v.document_id !== null) keys.add(docKey(e.v.company_id, e.v.document_id));
-    }
-    for (const key of keys) {
-      const kept = (this.docEvents.get(key) ?? []).filter((x) => !gone.has(x));
-      if (kept.length > 0) this.docEvents.set(key, kept);
-      else this.docEvents.delete(key);
-    }
-  }
-
-  ref(eventId: string, by: number): void {
-    const n = (this.eventRefs.get(eventId) ?? 0) + by;
-    if (n > 0) this.eventRefs.set(eventId, n);
-    else this.eventRefs.delete(eventId);
-  }
-
-  /** After the startup scan filled `deliveries` and `events`: builds every list in seq order. */
+  /** After the start-up scan filled the tables: builds every list in seq order, and lists from now on. */
   buildLists(): void {
-    const ds = [...this.deliveries.values()].sort((a, b) => a.seq - b.seq);
-    for (const e of ds) {
-      this.listDelivery(e, (map, key) => pushTo(map, key, e));
-      this.ref(e.v.event_id, 1);
-    }
-    const es = [...this.events.values()].sort((a, b) => a.seq - b.seq);
-    for (const e of es) if (e.v.document_id !== null) pushTo(this.docEvents, docKey(e.v.company_id, e.v.document_id), e);
+    for (const lists of [this.byCompany, this.bySubscription, this.byDocument, this.byEvent, this.docEvents]) lists.clear();
+    const { d, ev } = this;
+    const live: number[] = [];
+    for (let s = 0; s < d.end; s++) if (d.isLive(s)) live.push(s);
+    for (const s of inSeqOrder(live, d.seq)) this.listDelivery(s, (lists, key) => lists.push(key, s));
+    for (const i of inSeqOrder(ev.all(), ev.seq)) if (ev.doc[i] >= 0) this.docEvents.push(ev.doc[i], i);
+    this.listing = true;
   }
 
   list(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary> {
     const limit = Math.max(1, Math.floor(page.limit) || 1);
+    const { d, strs } = this;
+    const c = strs.find(filter.company_id);
+    const sub = filter.subscription_id === undefined ? -1 : strs.find(filter.subscription_id);
+    const doc = filter.document_id === undefined ? -1 : strs.find(filter.document_id);
+    const evt = filter.event_id === undefined ? -1 : this.eventIds.find(filter.event_id);
+    if (c === undefined || sub === undefined || doc === undefined || evt === undefined) return EMPTY;
     const list =
-      filter.event_id !== undefined
-        ? this.byEvent.get(filter.event_id)
-        : filter.document_id !== undefined
-          ? this.byDocument.get(docKey(filter.company_id, filter.document_id))
-          : filter.subscription_id !== undefined
-            ? this.bySubscription.get(filter.subscription_id)
-            : this.byCompany.get(filter.company_id);
-    if (!list) return { data: [], has_more: false };
+      evt >= 0
+        ? this.byEvent.get(evt)
+        : doc >= 0
+          ? this.byDocument.get(doc)
+          : sub >= 0
+            ? this.bySubscription.get(sub)
+            : this.byCompany.get(c);
+    if (!list) return EMPTY;
     let end = list.length;
     if (page.starting_after !== undefined) {
-      const cursor = this.deliveries.get(page.starting_after);
+      const cursor = d.slot(page.starting_after);
       // An unknown cursor (or another company's) gives an empty page, never a leak.
-      if (!cursor || cursor.v.company_id !== filter.company_id) return { data: [], has_more: false };
-      end = lowerBound(list, cursor.seq);
+      if (cursor === undefined || d.company[cursor] !== c) return EMPTY;
+      end = lowerBound(list, d.seq[cursor], this.dSeq);
     }
     const data: DeliverySummary[] = [];
     for (let i = end - 1; i >= 0; i--) {
-      const v = list[i].v;
-      if (
-        v.company_id !== filter.company_id ||
-        (filter.subscription_id !== undefined && v.subscription_id !== filter.subscription_id) ||
-        (filter.document_id !== undefined && v.document_id !== filter.document_id) ||
-        (filter.event_id !== undefined && v.event_id !== filter.event_id)
-      ) {
+      const s = list[i];
+      if (d.company[s] !== c || (sub >= 0 && d.sub[s] !== sub) || (doc >= 0 && d.doc[s] !== doc) || (evt >= 0 && d.evt[s] !== evt))
         continue;
-      }
       if (data.length === limit) return { data, has_more: true };
-      data.push({ ...v });
+      data.push(d.read(s));
     }
     return { data, has_more: false };
   }
 
-  eventsForDocument(companyId: string, documentId: string): EventSummary[] {
-    return (this.docEvents.get(docKey(companyId, documentId)) ?? []).map((e) => ({ ...e.v }));
+  private listDelivery(s: number, fn: (lists: SlotLists, key: number) => void): void {
+    const { d } = this;
+    fn(this.byCompany, d.company[s]);
+    fn(this.bySubscription, d.sub[s]);
+    fn(this.byEvent, d.evt[s]);
+    if (d.doc[s] >= 0) fn(this.byDocument, d.doc[s]);
   }
+}
 
-  private listDelivery(e: DeliveryEntry, fn: (map: Map<string, DeliveryEntry[]>, key: string) => void): void {
-    fn(this.byCompany, e.v.company_id);
-    fn(this.bySubscription, e.v.subscription_id);
-    fn(this.byEvent, e.v.event_id);
-    if (e.v.document_id !== null) fn(this.byDocument, docKey(e.v.company_id, e.v.document_id));
+/** The numbers ordered by `seq` (stable; a single numeric sort when it can be packed). */
+function inSeqOrder(nums: number[], seq: Float64Array): number[] {
+  let sorted = true;
+  for (let k = 1; k < nums.length && sorted; k++) sorted = seq[nums[k - 1]] <= seq[nums[k]];
+  if (sorted) return nums;
+  const span = 2 ** 24;
+  const max = nums.reduce((m, n) => Math.max(m, seq[n]), 0);
+  if (nums.length <= span && max < 2 ** 53 / span) {
+    const packed = new Float64Array(nums.length);
+    nums.forEach((n, k) => (packed[k] = seq[n] * span + k));
+    packed.sort();
+    return Array.from(packed, (p) => nums[p % span]);
   }
+  return nums.slice().sort((a, b) => seq[a] - seq[b] || a - b);
 }

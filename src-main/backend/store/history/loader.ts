@@ -18,6 +18,7 @@ export interface LoadResult {
   warnings: string[];
 }
 
+/** Fills `idx` (made with `loading`) from the segments in `dir`, then builds its lists. */
 export async function loadSegments(dir: string, idx: HistoryIndex): Promise<LoadResult> {
   const ids = (await readdir(dir))
     .map(segmentIdOf)
@@ -29,6 +30,7 @@ export async function loadSegments(dir: string, idx: HistoryIndex): Promise<Load
   const warnings: string[] = [];
   for (const [i, id] of ids.entries()) {
     const seg = newSegment(dir, id, false);
+    idx.segs.set(seg.id, seg);
     let scanned;
     try {
       scanned = await scanSegment(seg.path, (rec, off, len) => loader.apply(seg, rec, { seg, off, len }));
@@ -60,40 +62,24 @@ class Loader {
   apply(seg: Segment, rec: ScannedRecord, loc: Loc): void {
     const { idx } = this;
     if (rec.kind === 'a') {
-      idx.deliveries.get(rec.deliveryId)?.attempts.push(loc);
+      const s = idx.d.slot(rec.deliveryId);
+      if (s !== undefined) idx.d.addAttempt(s, loc);
     } else if (rec.kind === 'u') {
-      const e = idx.deliveries.get(rec.deliveryId);
-      if (e) e.v = applyPatch(e.v, rec.patch);
+      const s = idx.d.slot(rec.deliveryId);
+      if (s !== undefined) idx.updateDelivery(s, applyPatch(idx.d.read(s), rec.patch));
     } else if (rec.kind === 'e') {
-      const id = rec.v.id;
       this.nextEventSeq = Math.max(this.nextEventSeq, rec.seq + 1);
-      const e = idx.events.get(id);
-      if (e) {
-        e.loc.seg.events.delete(id);
-        e.v = rec.v;
-        e.loc = loc;
-      } else {
-        idx.events.set(id, { seq: rec.seq, v: rec.v, loc });
-      }
-      seg.events.add(id);
+      idx.putEvent(rec.seq, rec.v, loc);
     } else if (!rec.base) {
-      const e = idx.deliveries.get(rec.v.id);
-      if (e) e.v = rec.v;
+      const s = idx.d.slot(rec.v.id);
+      if (s !== undefined) idx.updateDelivery(s, rec.v);
     } else {
-      const id = rec.v.id;
       this.nextDeliverySeq = Math.max(this.nextDeliverySeq, rec.seq + 1);
       const attempts: Loc[] = [];
       for (let i = 0; i < (rec.carried ?? 0); i++) attempts.push({ ...loc, item: i });
-      const e = idx.deliveries.get(id);
-      if (e) {
-        e.seg.deliveries.delete(id);
-        e.v = rec.v;
-        e.seg = seg;
-        e.attempts = attempts;
-      } else {
-        idx.deliveries.set(id, { seq: rec.seq, v: rec.v, seg, attempts });
-      }
-      seg.deliveries.add(id);
+      const s = idx.d.slot(rec.v.id);
+      if (s !== undefined) idx.rebase(s, rec.v, seg, attempts);
+      else idx.d.setAttempts(idx.addDelivery(rec.seq, rec.v, seg), attempts);
       if (rec.carried === undefined) seg.created++;
     }
   }

@@ -23,7 +23,7 @@
 import { unlink } from 'node:fs/promises';
 import { carriedDeliveryLine } from './records.js';
 import { readAttempts, type Loc, type Segment } from './segments.js';
-import type { DeliveryEntry, EventEntry, HistoryIndex } from './index-state.js';
+import type { HistoryIndex } from './index-state.js';
 
 export interface RetentionHost {
   readonly idx: HistoryIndex;
@@ -39,27 +39,20 @@ export async function dropSegment(host: RetentionHost, seg: Segment): Promise<vo
   const { idx } = host;
   for (;;) {
     // Each pass ends in a synchronous check, so nothing can change between it and the drop.
-    const pending = [...seg.deliveries].filter((id) => idx.deliveries.get(id)?.v.status === 'pending');
+    const based = idx.deliveriesIn(seg.id);
+    const pending = based.filter((s) => idx.d.isPending(s)).map((s) => idx.d.idOf(s));
     if (pending.length > 0) {
       await inBatches(pending, (id) => carryDelivery(host, seg, id));
       continue;
     }
-    const leaving: DeliveryEntry[] = [];
-    for (const id of seg.deliveries) {
-      const e = idx.deliveries.get(id);
-      if (!e) continue;
-      leaving.push(e);
-      idx.ref(e.v.event_id, -1);
-    }
-    idx.removeDeliveries(leaving);
-    seg.deliveries.clear();
-    const referenced = [...seg.events].filter((id) => idx.eventRefs.has(id));
+    idx.removeDeliveries(based);
+    const events = idx.ev.inSegment(seg.id);
+    const referenced = events.filter((i) => idx.ev.referenced(i)).map((i) => idx.eventIds.get(i));
     if (referenced.length > 0) {
       await inBatches(referenced, (id) => carryEvent(host, seg, id));
       continue;
     }
-    idx.removeEvents([...seg.events].map((id) => idx.events.get(id)).filter((e): e is EventEntry => e !== undefined));
-    seg.events.clear();
+    idx.removeEvents(events);
     break;
   }
   await host.flush(); // the carried copies are durable before the originals go
@@ -77,32 +70,38 @@ async function inBatches(ids: string[], fn: (id: string) => Promise<void>): Prom
 /** Re-appends a pending delivery (summary + every attempt, one line) unless it changed meanwhile. */
 async function carryDelivery(host: RetentionHost, seg: Segment, id: string): Promise<void> {
   const { idx } = host;
+  const { d } = idx;
+  const stays = (s: number | undefined): s is number => s !== undefined && d.baseSeg[s] === seg.id && d.isPending(s);
   for (;;) {
-    const e = idx.deliveries.get(id);
-    if (!e || e.seg !== seg || e.v.status !== 'pending') return;
-    const locs = e.attempts.slice();
+    const s = d.slot(id);
+    if (!stays(s)) return;
+    const tail = d.attemptTail(s);
+    const locs = idx.attempts(s);
     const attempts = await readAttempts(locs, (l) => host.read(l));
     // Synchronous from here on: nothing can be appended between the check and the copy.
-    if (idx.deliveries.get(id) !== e || e.seg !== seg || e.v.status !== 'pending') return;
-    if (e.attempts.length !== locs.length || e.attempts.some((l, i) => l !== locs[i])) continue; // an attempt arrived: read again
-    const loc = host.append(carriedDeliveryLine(e.seq, e.v, attempts));
-    seg.deliveries.delete(id);
-    e.seg = loc.seg;
-    loc.seg.deliveries.add(id);
-    e.attempts = attempts.map((_, i) => ({ ...loc, item: i }));
+    if (d.slot(id) !== s || !stays(s)) return;
+    if (d.attemptTail(s) !== tail) continue; // an attempt arrived: read again
+    const v = d.read(s);
+    const loc = host.append(carriedDeliveryLine(d.seq[s], v, attempts));
+    idx.rebase(
+      s,
+      v,
+      loc.seg,
+      attempts.map((_, i) => ({ ...loc, item: i })),
+    );
     return;
   }
 }
 
 async function carryEvent(host: RetentionHost, seg: Segment, id: string): Promise<void> {
-  const e = host.idx.events.get(id);
-  if (!e || e.loc.seg !== seg) return;
-  const loc = e.loc;
+  const { idx } = host;
+  const loc = idx.eventLoc(id);
+  if (!loc || loc.seg.id !== seg.id) return;
   const [line] = await host.read([loc]);
-  if (host.idx.events.get(id) !== e || e.loc !== loc) return; // recorded again meanwhile
+  const now = idx.eventLoc(id);
+  if (!now || now.seg.id !== loc.seg.id || now.off !== loc.off) return; // recorded again meanwhile
   if (line === undefined) throw new Error(`history: cannot read event ${id} from ${seg.path}`);
   const moved = host.append(line + '\n');
-  seg.events.delete(id);
-  e.loc = moved;
-  moved.seg.events.add(id);
+  const i = idx.ev.find(id);
+  if (i !== undefined) idx.ev.setLoc(i, moved);
 }

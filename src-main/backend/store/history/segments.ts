@@ -17,10 +17,6 @@ export interface Segment {
   isNew: boolean;
   /** Deliveries created in this segment (rotation by count). */
   created: number;
-  /** Deliveries whose base record (creation or carried copy) lives here. */
-  deliveries: Set<string>;
-  /** Events whose latest record lives here. */
-  events: Set<string>;
 }
 
 /** Where one record's line lives (without its newline). */
@@ -44,7 +40,7 @@ export function segmentIdOf(name: string): number | null {
 }
 
 export function newSegment(dir: string, id: number, isNew: boolean): Segment {
-  return { id, path: join(dir, segmentName(id)), size: 0, written: 0, isNew, created: 0, deliveries: new Set(), events: new Set() };
+  return { id, path: join(dir, segmentName(id)), size: 0, written: 0, isNew, created: 0 };
 }
 
 const CHUNK = 4 * 1024 * 1024;

@@ -1,0 +1,172 @@
+// The event summaries of the history index, in columns indexed by the event id's number
+// in the event-id interner (shared with the deliveries, which refer to their event by
+// it). Same rule as delivery-table.ts: read back exactly as recorded, or kept whole.
+import type { EventType } from '@shared/api-types.js';
+import type { EventSummary } from '../history-types.js';
+import { grown, isoMs, keysInOrder, msIso, nextCapacity } from './columns.js';
+import type { Interner } from './interner.js';
+import type { Loc, Segment } from './segments.js';
+
+const KEYS = ['id', 'company_id', 'type', 'timestamp', 'document_id', 'subscription_id'] as const;
+const TAIL = ['imported', 'origin'] as const;
+const IMPORTED = 1;
+const CHECK = 2;
+
+function fits(v: EventSummary): boolean {
+  return (
+    keysInOrder(v, KEYS, TAIL) &&
+    typeof v.id === 'string' &&
+    typeof v.company_id === 'string' &&
+    typeof v.type === 'string' &&
+    (v.document_id === null || typeof v.document_id === 'string') &&
+    (v.subscription_id === null || typeof v.subscription_id === 'string') &&
+    (v.imported === undefined || v.imported === true) &&
+    (v.origin === undefined || v.origin === 'check')
+  );
+}
+
+export class EventTable {
+  private readonly odd = new Map<number, EventSummary>();
+  private count = 0;
+  private present = new Uint8Array(0);
+  seq = new Float64Array(0);
+  private ts = new Float64Array(0);
+  private locOff = new Float64Array(0);
+  company = new Int32Array(0);
+  doc = new Int32Array(0);
+  /** The id of the segment holding the event's latest record. */
+  locSeg = new Int32Array(0);
+  private locLen = new Int32Array(0);
+  private type = new Int32Array(0);
+  private sub = new Int32Array(0);
+  private flags = new Uint8Array(0);
+
+  constructor(
+    private readonly strs: Interner,
+    private readonly eventIds: Interner,
+  ) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The event's number if it is recorded. */
+  find(id: string): number | undefined {
+    const i = this.eventIds.find(id);
+    return i !== undefined && i < this.present.length && this.present[i] === 1 ? i : undefined;
+  }
+
+  /** Records a new event (not yet present); returns its number. */
+  add(seq: number, v: EventSummary, loc: Loc): number {
+    const i = this.eventIds.add(v.id);
+    this.ensure(i);
+    this.present[i] = 1;
+    this.count++;
+    this.seq[i] = seq;
+    this.company[i] = this.doc[i] = this.type[i] = this.sub[i] = -1;
+    this.write(i, v, loc);
+    return i;
+  }
+
+  /** Replaces a present event's summary and location. */
+  write(i: number, v: EventSummary, loc: Loc): void {
+    const { strs } = this;
+    this.company[i] = strs.swap(this.company[i], String(v.company_id));
+    this.doc[i] = this.swapOrNull(this.doc[i], v.document_id === null ? null : String(v.document_id));
+    this.setLoc(i, loc);
+    const ts = isoMs(v.timestamp);
+    if (!fits(v) || Number.isNaN(ts)) {
+      this.type[i] = this.swapOrNull(this.type[i], null);
+      this.sub[i] = this.swapOrNull(this.sub[i], null);
+      this.odd.set(i, { ...v });
+      return;
+    }
+    this.odd.delete(i);
+    this.type[i] = strs.swap(this.type[i], v.type);
+    this.sub[i] = this.swapOrNull(this.sub[i], v.subscription_id);
+    this.ts[i] = ts;
+    this.flags[i] = (v.imported ? IMPORTED : 0) | (v.origin === 'check' ? CHECK : 0);
+  }
+
+  setLoc(i: number, loc: Loc): void {
+    this.locSeg[i] = loc.seg.id;
+    this.locOff[i] = loc.off;
+    this.locLen[i] = loc.len;
+  }
+
+  loc(i: number, segs: ReadonlyMap<number, Segment>): Loc | undefined {
+    const seg = segs.get(this.locSeg[i]);
+    return seg ? { seg, off: this.locOff[i], len: this.locLen[i] } : undefined;
+  }
+
+  read(i: number): EventSummary {
+    const o = this.odd.get(i);
+    if (o) return { ...o };
+    const { strs } = this;
+    const v: EventSummary = {
+      id: this.eventIds.get(i),
+      company_id: strs.get(this.company[i]),
+      type: strs.get(this.type[i]) as EventType,
+      timestamp: msIso(this.ts[i]) as string,
+      document_id: this.doc[i] < 0 ? null : strs.get(this.doc[i]),
+      subscription_id: this.sub[i] < 0 ? null : strs.get(this.sub[i]),
+    };
+    if (this.flags[i] & IMPORTED) v.imported = true;
+    if (this.flags[i] & CHECK) v.origin = 'check';
+    return v;
+  }
+
+  remove(i: number): void {
+    if (this.present[i] !== 1) return;
+    this.present[i] = 0;
+    this.count--;
+    this.odd.delete(i);
+    for (const col of [this.company, this.doc, this.type, this.sub]) {
+      this.swapOrNull(col[i], null);
+      col[i] = -1;
+    }
+    this.eventIds.release(i);
+  }
+
+  /** Whether a kept delivery refers to the event (retention carries it then). */
+  referenced(i: number): boolean {
+    return this.eventIds.refCount(i) > (this.present[i] === 1 ? 1 : 0);
+  }
+
+  /** Every present event whose latest record is in segment `segId`. */
+  inSegment(segId: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.present.length; i++) if (this.present[i] === 1 && this.locSeg[i] === segId) out.push(i);
+    return out;
+  }
+
+  /** Every present event's number. */
+  all(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.present.length; i++) if (this.present[i] === 1) out.push(i);
+    return out;
+  }
+
+  /** Makes room for event number `i` (numbers come from the shared interner, so any). */
+  ensure(i: number): void {
+    if (i < this.present.length) return;
+    const cap = Math.max(i + 1, nextCapacity(this.present.length));
+    this.present = grown(this.present, cap);
+    this.seq = grown(this.seq, cap);
+    this.ts = grown(this.ts, cap);
+    this.locOff = grown(this.locOff, cap);
+    this.company = grown(this.company, cap);
+    this.doc = grown(this.doc, cap);
+    this.locSeg = grown(this.locSeg, cap);
+    this.locLen = grown(this.locLen, cap);
+    this.type = grown(this.type, cap);
+    this.sub = grown(this.sub, cap);
+    this.flags = grown(this.flags, cap);
+  }
+
+  private swapOrNull(old: number, value: string | null): number {
+    if (value !== null) return this.strs.swap(old, value);
+    if (old >= 0) this.strs.release(old);
+    return -1;
+  }
+}

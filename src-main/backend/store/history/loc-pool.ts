@@ -1,0 +1,68 @@
+// File locations of attempt records, as chains in flat columns: a delivery holds the
+// first and last node of its chain, each node a segment id, an offset, a length, an
+// item (for an attempt embedded in a carried line, else -1) and the next node (-1 ends).
+import { grown, nextCapacity } from './columns.js';
+import type { Loc, Segment } from './segments.js';
+
+export class LocPool {
+  private seg = new Int32Array(0);
+  private off = new Float64Array(0);
+  private len = new Int32Array(0);
+  private item = new Int32Array(0);
+  private next = new Int32Array(0);
+  private used = 0;
+  private freeHead = -1;
+
+  /** A new node holding `loc`, linked after `tail` (-1: a new chain). */
+  append(tail: number, loc: Loc): number {
+    const n = this.alloc();
+    this.seg[n] = loc.seg.id;
+    this.off[n] = loc.off;
+    this.len[n] = loc.len;
+    this.item[n] = loc.item ?? -1;
+    this.next[n] = -1;
+    if (tail >= 0) this.next[tail] = n;
+    return n;
+  }
+
+  /** Frees a whole chain. */
+  freeChain(head: number): void {
+    let n = head;
+    while (n >= 0) {
+      const after = this.next[n];
+      this.next[n] = this.freeHead;
+      this.freeHead = n;
+      n = after;
+    }
+  }
+
+  /** The chain's locations, oldest first (those in segments no longer known are left out: their file is gone). */
+  locs(head: number, segs: ReadonlyMap<number, Segment>): Loc[] {
+    const out: Loc[] = [];
+    for (let n = head; n >= 0; n = this.next[n]) {
+      const seg = segs.get(this.seg[n]);
+      if (!seg) continue;
+      const loc: Loc = { seg, off: this.off[n], len: this.len[n] };
+      if (this.item[n] >= 0) loc.item = this.item[n];
+      out.push(loc);
+    }
+    return out;
+  }
+
+  private alloc(): number {
+    if (this.freeHead >= 0) {
+      const n = this.freeHead;
+      this.freeHead = this.next[n];
+      return n;
+    }
+    if (this.used === this.seg.length) {
+      const cap = nextCapacity(this.used);
+      this.seg = grown(this.seg, cap);
+      this.off = grown(this.off, cap);
+      this.len = grown(this.len, cap);
+      this.item = grown(this.item, cap);
+      this.next = grown(this.next, cap);
+    }
+    return this.used++;
+  }
+}
