@@ -26,6 +26,12 @@ const bench = join(root, 'bench');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const profile = args.has('--profile');
+// --only=get,deliveries,history,million runs those groups of rows (history: rows 2 and 4-7); the others print "not run".
+const GROUPS = ['get', 'deliveries', 'history', 'million'];
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
+for (const g of only ?? []) if (!GROUPS.includes(g)) throw new Error(`--only: unknown group "${g}" (groups: ${GROUPS.join(', ')})`);
+const want = (group) => !only || only.has(group);
 const WINDOW = quick ? { warmupMs: 500, durationMs: 2000 } : { warmupMs: 1000, durationMs: 5000 };
 const P = {
   connections: 50,
@@ -126,21 +132,19 @@ async function exactCheck(ctx) {
   return { delivery: id, bodyBytes: Buffer.byteLength(sample.body), diffs };
 }
 
-async function measure(ctx) {
-  await setUp(ctx);
-  const get = await phaseGet(ctx);
-
+/** Rows 2 and 4-7: PUT at a small history, seeding to the goal, PUT at the large history, the soak. */
+async function phaseHistory(ctx) {
   log('row 2: PUT /documents/:id at 1,000 deliveries in history');
   await putCount(ctx, 1000, P.connections, 'seed1k');
   await waitHistory(ctx, ctx.expectedCs);
   const putSmall = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'small', rounds: P.rounds });
   const afterPutSmall = await snapshot(ctx);
-
-  const deliveries = await phaseDeliveries(ctx);
+  // The deliveries phase, when it runs, comes between the two PUT figures (it adds history too).
+  const deliveries = want('deliveries') ? await phaseDeliveries(ctx) : null;
   const afterDeliveries = await snapshot(ctx);
 
   const { seeded, after: afterSeed, disk } = await phaseSeed(ctx, afterDeliveries);
-  disk.bodyBytes = deliveries.bodyBytes;
+  disk.bodyBytes = disk.exact.bodyBytes;
 
   log(`row 2: PUT /documents/:id at ${seeded.history_deliveries.toLocaleString('en-US')} deliveries in history`);
   const putLarge = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'large', rounds: P.rounds });
@@ -149,6 +153,21 @@ async function measure(ctx) {
   const soak = await soakPhase(ctx, { ...P.soak, quick, log });
   ctx.idle.afterSoak = soak.idle.rss;
   ctx.idle.afterSoakHow = soak.idle.how;
+  return {
+    putSmall,
+    putLarge,
+    deliveries,
+    seeded,
+    disk,
+    soak,
+    snapshots: { afterPutSmall, afterDeliveries, afterSeed, afterPutLarge },
+  };
+}
+
+async function measure(ctx) {
+  await setUp(ctx);
+  const get = want('get') ? await phaseGet(ctx) : null;
+  const history = want('history') ? await phaseHistory(ctx) : { deliveries: want('deliveries') ? await phaseDeliveries(ctx) : null };
 
   log('stopping Countersign (SIGTERM)');
   const stopStarted = performance.now();
@@ -158,24 +177,13 @@ async function measure(ctx) {
   await stopChild(ctx.express.child, 5000);
 
   // A failure here (the seeder, a start-up that never ends) is a MISS in the table with its reason, not a lost run.
-  const million = await millionPhase({ root, receiverUrl: ctx.receiver.url, ...P.million, log }).catch((err) => {
-    log(`row 8 failed: ${err?.stack ?? err}`);
-    return { skipped: `failed: ${String(err?.message ?? err).slice(0, 500)}` };
-  });
-  return {
-    params: { ...P, ...WINDOW, quick },
-    get,
-    putSmall,
-    putLarge,
-    deliveries,
-    seeded,
-    disk,
-    idle: ctx.idle,
-    snapshots: { afterPutSmall, afterDeliveries, afterSeed, afterPutLarge },
-    stop,
-    soak,
-    million,
-  };
+  const million = want('million')
+    ? await millionPhase({ root, receiverUrl: ctx.receiver.url, ...P.million, log }).catch((err) => {
+        log(`row 8 failed: ${err?.stack ?? err}`);
+        return { skipped: `failed: ${String(err?.message ?? err).slice(0, 500)}` };
+      })
+    : null;
+  return { params: { ...P, ...WINDOW, quick, only: only ? [...only] : 'all' }, get, ...history, idle: ctx.idle, stop, million };
 }
 
 async function addProfile(results, ctx) {
@@ -184,11 +192,19 @@ async function addProfile(results, ctx) {
   results.profile = await summariseProfile(ctx.profDir, await readdir(ctx.profDir), {
     spawnedAt: ctx.cs.spawnedAt,
     windows: [
-      ...(get.skipped ? [] : [w('GET window (best Countersign round)', get.cs)]),
-      w('PUT window at the small history', putSmall.load),
-      { name: 'delivery burst window', from: deliveries.putLoad.startedAt, to: deliveries.putLoad.startedAt + deliveries.seconds * 1000 },
-      { name: 'delivery backlog window (engine only)', from: deliveries.backlog.releasedAt, to: deliveries.backlog.drainedAt },
-      w('PUT window at the large history', putLarge.load),
+      ...(get && !get.skipped ? [w('GET window (best Countersign round)', get.cs)] : []),
+      ...(putSmall ? [w('PUT window at the small history', putSmall.load)] : []),
+      ...(deliveries
+        ? [
+            {
+              name: 'delivery burst window',
+              from: deliveries.putLoad.startedAt,
+              to: deliveries.putLoad.startedAt + deliveries.seconds * 1000,
+            },
+            { name: 'delivery backlog window (engine only)', from: deliveries.backlog.releasedAt, to: deliveries.backlog.drainedAt },
+          ]
+        : []),
+      ...(putLarge ? [w('PUT window at the large history', putLarge.load)] : []),
     ],
   });
 }
@@ -204,9 +220,11 @@ function report(results) {
   out.push(
     `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
   );
-  out.push(
-    `Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${deliveries.refRounds.length}.`,
-  );
+  if (only) out.push(`Only the groups ${[...only].join(', ')} were run (--only); every other figure says "not run".`);
+  if (deliveries)
+    out.push(
+      `Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${deliveries.refRounds.length}.`,
+    );
   out.push('', renderTable(results.rows), '');
   for (const r of results.rows) if (r.note) out.push(`Note on "${r.metric.trim()}": ${r.note}`);
   out.push(
