@@ -85,7 +85,7 @@ async function phaseGet(ctx) {
   log(
     `row 1: GET /documents/:id with wrk (${P.wrk.threads} threads, ${P.wrk.connections} connections): Countersign, bare node:http, bare Express, alternated`,
   );
-  return getPhase(ctx, { ...P.wrk, rounds: P.rounds, log });
+  return getPhase(ctx, { ...P.wrk, rounds: P.rounds, extraRounds: quick ? 0 : 2, saturatedPct: P.saturatedPct, log });
 }
 
 async function phaseDeliveries(ctx) {
@@ -231,7 +231,7 @@ function report(results) {
   out.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}, ${machine.platform}`);
   out.push(`Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`);
   out.push(
-    `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
+    `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${results.get?.rounds?.ref?.length ?? 0} rounds alternating Countersign, reference and bare Express (${P.rounds}, and up to 2 more while the reference had not reached ${P.saturatedPct}% of a core), best of each shown (for the reference, best of its saturated windows if any). PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
   );
   if (only) out.push(`Only the groups ${[...only].join(', ')} were run (--only); every other figure says "not run".`);
   if (deliveries)

@@ -36,7 +36,7 @@ function getRows(r, rows) {
     ratio: getRatio,
     target: saturated
       ? '>= 80% of saturated reference'
-      : `>= 80%; reference not saturated (${pctCore(refCpu)} < ${r.params.saturatedPct}%)`,
+      : `>= 80%; reference not saturated (${pctCore(refCpu)}, machine ${g.ref.cpu.machine}% busy)`,
     verdict: verdict(saturated && getRatio >= 0.8 && clean),
   });
   rows.push({
