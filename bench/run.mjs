@@ -137,14 +137,23 @@ async function phaseHistory(ctx) {
   log('row 2: PUT /documents/:id at 1,000 deliveries in history');
   await putCount(ctx, 1000, P.connections, 'seed1k');
   await waitHistory(ctx, ctx.expectedCs);
+  const beforePutSmall = await snapshot(ctx);
   const putSmall = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'small', rounds: P.rounds });
+  await waitHistory(ctx, ctx.expectedCs);
   const afterPutSmall = await snapshot(ctx);
+  // Disk per delivery with one subscription: every delivery has an event of its own (nothing shared).
+  const diskSingle = {
+    deliveries: afterPutSmall.history_deliveries - beforePutSmall.history_deliveries,
+    bytes: afterPutSmall.history_bytes - beforePutSmall.history_bytes,
+  };
+  diskSingle.bytesPerDelivery = diskSingle.bytes / diskSingle.deliveries;
   // The deliveries phase, when it runs, comes between the two PUT figures (it adds history too).
   const deliveries = want('deliveries') ? await phaseDeliveries(ctx) : null;
   const afterDeliveries = await snapshot(ctx);
 
   const { seeded, after: afterSeed, disk } = await phaseSeed(ctx, afterDeliveries);
   disk.bodyBytes = disk.exact.bodyBytes;
+  disk.single = diskSingle;
 
   log(`row 2: PUT /documents/:id at ${seeded.history_deliveries.toLocaleString('en-US')} deliveries in history`);
   const putLarge = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'large', rounds: P.rounds });

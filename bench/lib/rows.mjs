@@ -235,11 +235,19 @@ function memoryRows(r, rows) {
     });
   const disk = r.disk;
   rows.push({
-    metric: `7. Disk per delivery, ${disk.bodyBytes} B event body (history bytes / deliveries)`,
+    metric: `7. Disk per delivery, ${disk.bodyBytes} B body, events fanned out to ${disk.fanout} subscriptions`,
     countersign: `${(disk.bytesPerDelivery / 1000).toFixed(2)} KB`,
     reference: `${k(disk.deliveries)} deliveries, ${mib(disk.bytes)}`,
     target: '<= 1.5 KB',
     verdict: verdict(disk.bytesPerDelivery <= 1500),
+  });
+  const one = disk.single;
+  rows.push({
+    metric: '7. Disk per delivery, 1 subscription (each delivery its own event)',
+    countersign: `${(one.bytesPerDelivery / 1000).toFixed(2)} KB`,
+    reference: `${k(one.deliveries)} deliveries, ${mib(one.bytes)}`,
+    target: '<= 1.5 KB',
+    verdict: verdict(one.bytesPerDelivery <= 1500),
   });
   rows.push({
     metric: '7. inspector detail exact to the byte (last delivery received)',
