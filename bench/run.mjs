@@ -17,6 +17,7 @@ import { getPhase } from './lib/get-phase.mjs';
 import { wrkMissing } from './lib/wrk.mjs';
 import { millionPhase } from './lib/million.mjs';
 import { soakPhase } from './lib/soak.mjs';
+import { GC_HINT_NODE_ARGS } from './lib/gc-hint.mjs';
 import { buildRows } from './lib/rows.mjs';
 import { machineInfo, renderTable } from './lib/report.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -56,7 +57,9 @@ async function setUp(ctx) {
   const receiverProc = await startNode(join(bench, 'receiver.mjs'), [], { name: 'receiver' });
   ctx.receiver = { ...receiverProc.ready, pid: receiverProc.child.pid };
   if (profile) await mkdir(ctx.profDir, { recursive: true });
-  ctx.cs = await startCountersign({ root, dataDir: ctx.dataDir, nodeArgs: profile ? ['--cpu-prof', '--cpu-prof-dir', ctx.profDir] : [] });
+  // GC_HINT_NODE_ARGS start nothing; they let the soak ask for a full GC at its very end (lib/gc-hint.mjs).
+  const nodeArgs = [...GC_HINT_NODE_ARGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', ctx.profDir] : [])];
+  ctx.cs = await startCountersign({ root, dataDir: ctx.dataDir, nodeArgs });
   log(`Countersign pid ${ctx.cs.pid} at ${ctx.cs.api}; receiver at ${ctx.receiver.url}`);
   await sleep(2000); // start-up work settles
   ctx.idle = { fresh: rssOf(ctx.cs.pid) };
@@ -162,6 +165,7 @@ async function phaseHistory(ctx) {
   const soak = await soakPhase(ctx, { ...P.soak, quick, log });
   ctx.idle.afterSoak = soak.idle.rss;
   ctx.idle.afterSoakHow = soak.idle.how;
+  ctx.idle.afterSoakNoGc = soak.idle.noGcRss;
   return {
     putSmall,
     putLarge,

@@ -230,6 +230,7 @@ function memoryRows(r, rows) {
       metric: `6. Idle RSS after the soak (${r.idle.afterSoakHow})`,
       unit: 'MiB',
       countersign: r.idle.afterSoak,
+      reference: r.idle.afterSoakNoGc != null ? `before the GC ${mib(r.idle.afterSoakNoGc)}` : null,
       target: '<= 80 MiB',
       verdict: verdict(r.idle.afterSoak <= 80 * MiB),
     });
