@@ -36,7 +36,7 @@ function getRows(r, rows) {
     ratio: getRatio,
     target: saturated
       ? '>= 80% of saturated reference'
-      : `>= 80%; reference not saturated (${pctCore(refCpu)} < ${r.params.saturatedPct}%)`,
+      : `>= 80%; reference not saturated (${pctCore(refCpu)}, machine ${g.ref.cpu.machine}% busy)`,
     verdict: verdict(saturated && getRatio >= 0.8 && clean),
   });
   rows.push({
@@ -230,6 +230,7 @@ function memoryRows(r, rows) {
       metric: `6. Idle RSS after the soak (${r.idle.afterSoakHow})`,
       unit: 'MiB',
       countersign: r.idle.afterSoak,
+      reference: r.idle.afterSoakNoGc != null ? `before the GC ${mib(r.idle.afterSoakNoGc)}` : null,
       target: '<= 80 MiB',
       verdict: verdict(r.idle.afterSoak <= 80 * MiB),
     });
