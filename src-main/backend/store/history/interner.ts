@@ -56,6 +56,11 @@ export class Interner {
     return this.refs[i] ?? 0;
   }
 
+  /** Every value by number (null where a number is free): what a sidecar stores. */
+  dump(): (string | null)[] {
+    return this.values.map((v) => v ?? null);
+  }
+
   get size(): number {
     return this.index.size;
   }

@@ -24,6 +24,7 @@ import { unlink } from 'node:fs/promises';
 import { carriedDeliveryLine, parseAttempt } from './records.js';
 import type { Loc, Segment } from './segments.js';
 import type { HistoryIndex } from './index-state.js';
+import { removeSidecar } from './sidecar.js';
 import type { AttemptRecord } from '../history-types.js';
 
 export interface RetentionHost {
@@ -62,6 +63,7 @@ export async function dropSegment(host: RetentionHost, seg: Segment): Promise<vo
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  await removeSidecar(seg.path);
 }
 
 async function inBatches(ids: string[], fn: (id: string) => Promise<void>): Promise<void> {
@@ -72,7 +74,7 @@ async function inBatches(ids: string[], fn: (id: string) => Promise<void>): Prom
 async function carryDelivery(host: RetentionHost, seg: Segment, id: string): Promise<void> {
   const { idx } = host;
   const { d } = idx;
-  const stays = (s: number | undefined): s is number => s !== undefined && d.baseSeg[s] === seg.id && d.isPending(s);
+  const stays = (s: number | undefined): s is number => s !== undefined && d.c.baseSeg[s] === seg.id && d.isPending(s);
   for (;;) {
     const s = d.slot(id);
     if (!stays(s)) return;
@@ -88,7 +90,7 @@ async function carryDelivery(host: RetentionHost, seg: Segment, id: string): Pro
       if (a) attempts.push(a);
     });
     const v = d.read(s);
-    const loc = host.append(carriedDeliveryLine(d.seq[s], v, attempts));
+    const loc = host.append(carriedDeliveryLine(d.c.seq[s], v, attempts));
     idx.rebase(
       s,
       v,
