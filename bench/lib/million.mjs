@@ -127,6 +127,11 @@ export async function millionPhase({ root, receiverUrl, count, fanout, cap, log 
     const rss = rssOf(cs.pid);
     // A failed request is explained by the service's own log (its stderr), kept in the JSON.
     const serviceLog = paging.some((p) => p.error) ? cs.stderr().slice(-4000) : undefined;
+    const logged = /unexpected error: ([^\n]+)/.exec(serviceLog ?? '')?.[1];
+    for (const p of paging) {
+      const status = / -> (\d{3}) /.exec(p.error ?? '')?.[1];
+      if (p.error) p.short = status ? `HTTP ${status}${logged ? `: ${logged}` : ''}` : p.error;
+    }
     await stopChild(cs.child, 60_000);
     return { history: count + fanout, seeded, historyBytes, startup: { readySeconds, firstAnswerSeconds }, paging, rss, serviceLog };
   } finally {

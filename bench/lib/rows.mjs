@@ -276,10 +276,10 @@ function startupRows(r, rows) {
   for (const p of m.paging) {
     const failed = p.error != null;
     rows.push({
-      metric: `8. ${p.name}, p95 of ${p.n}`,
+      metric: failed ? `8. ${p.name}, p95` : `8. ${p.name}, p95 of ${p.n}`,
       unit: 'ms',
       countersign: failed ? 'FAILED' : p.p95,
-      reference: failed ? `after ${p.n} ok: ${p.error.slice(0, 60)}` : `p50 ${p.p50.toFixed(1)}, max ${p.max.toFixed(1)} ms`,
+      reference: failed ? `${p.n} ok, then ${(p.short ?? p.error).slice(0, 70)}` : `p50 ${p.p50.toFixed(1)}, max ${p.max.toFixed(1)} ms`,
       target: p.target ? '< 50 ms ("instant")' : 'report',
       verdict: failed ? 'MISS' : p.target ? verdict(p.p95 < 50) : 'info',
       note: failed ? p.error : undefined,

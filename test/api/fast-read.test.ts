@@ -47,4 +47,28 @@ describe('GET /documents/{id} fast path', () => {
     expect((await fast.api('GET', `/documents/${a.public_id}?expand=1`)).body.public_id).toBe(a.public_id);
     expect((await fast.api('GET', `/documents/${a.public_id}/`)).status).toBe(200);
   });
+  it('answers the document as it is now: its kept bytes are dropped when it changes', async () => {
+    const a = (await make(fast)).body;
+    const first = await fast.api('GET', `/documents/${a.public_id}`);
+    expect((await fast.api('GET', `/documents/${a.public_id}`)).text).toBe(first.text);
+    const put = await fast.api('PUT', `/documents/${a.public_id}`, { title: 'Renamed — ü' });
+    expect(put.status).toBe(200);
+    const after = await fast.api('GET', `/documents/${a.public_id}`);
+    expect(after.body.title).toBe('Renamed — ü');
+    expect(after.text).toBe(put.text);
+    expect(Number(after.headers.get('content-length'))).toBe(Buffer.byteLength(after.text));
+    const sent = await fast.api('POST', `/v2/test_helpers/documents/${a.public_id}/send`);
+    expect(sent.status).toBe(200);
+    expect((await fast.api('GET', `/documents/${a.public_id}`)).body.status).toBe(sent.body.status);
+  });
+  it('refuses a key on the first request after it is revoked, though it was just let in', async () => {
+    const a = (await make(fast)).body;
+    const made = (await fast.api('POST', '/v2/test_helpers/api_keys', { role: 'member' })).body;
+    for (let i = 0; i < 3; i++) expect((await fast.api('GET', `/documents/${a.public_id}`, undefined, made.key)).status).toBe(200);
+    expect((await fast.consoleApi('DELETE', `/api-keys/${made.id}`)).status).toBe(204);
+    const refused = await fast.api('GET', `/documents/${a.public_id}`, undefined, made.key);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('unauthorized');
+    expect((await fast.api('GET', `/documents/${a.public_id}`)).status).toBe(200);
+  });
 });

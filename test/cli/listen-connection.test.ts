@@ -8,7 +8,9 @@
 // Errors: an unknown name (the known ones listed), a key kept in the desktop keychain
 // (an in-process backend with the desktop's keyring over the AES stand-in, since
 // Electron's safeStorage cannot run here), the variable missing from the command's
-// environment, a key the remote refuses, the remote down, no local instance.
+// environment, a key the remote refuses, the remote down, no local instance. And a
+// remote that goes away mid-session and comes back on the same port: said once, then
+// "answers again", deliveries go on, and Ctrl-C still removes the subscription there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -254,4 +256,55 @@ describe('a connection whose key is in the desktop keychain', () => {
     expect((await desk.consoleApi('GET', '/inboxes')).body.data).toEqual([]);
     expect((await remoteSubs()).length).toBe(subsBefore);
   });
+});
+
+describe('a remote that goes away while listening', () => {
+  it('is said once, listening goes on, and it is picked up again when the remote is back', async () => {
+    const flakyDir = await makeDataDir();
+    const env = { COUNTERSIGN_ADMIN_KEY: REMOTE_KEY };
+    let flaky = await startHeadless({ dataDir: flakyDir, env });
+    const port = new URL(flaky.urls.api_url).port;
+    await connect('Flaky', { api_key_file: join(keyDir, 'remote.key') }, flaky.urls.api_url);
+    const subs = async () =>
+      (await callServiceApi(flaky.urls.api_url, 'GET', '/v2/webhooks', undefined, REMOTE_KEY)).body.data as { public_id: string }[];
+    const listen = startListen(['--json', 'listen', '--connection', 'Flaky', '--forward-to', appUrl, '--events', 'document.voided']);
+    try {
+      const ready = await waitUntil(
+        'the ready line',
+        async () => listen.lines.map((l) => JSON.parse(l)).find((l) => l.type === 'ready'),
+        30_000,
+      );
+      expect((await subs()).map((s) => s.public_id)).toEqual(ready.subscriptions);
+
+      expect(await flaky.stop()).toBe(0);
+      const kinds = () => listen.lines.map((l) => JSON.parse(l).type as string);
+      const lost = await waitUntil(
+        'the lost remote said',
+        async () => listen.lines.map((l) => JSON.parse(l)).find((l) => l.type === 'unreachable'),
+        30_000,
+      );
+      expect(lost.message).toMatch(/^cannot reach the connection "Flaky" at http:\/\/127\.0\.0\.1:\d+: .*Still trying/);
+      expect(listen.child.exitCode).toBeNull();
+      flaky = await startHeadless({ dataDir: flakyDir, env, args: ['--port', port] });
+      await waitUntil('the remote back', async () => kinds().includes('reachable'), 30_000);
+      expect(kinds().filter((k) => k === 'unreachable')).toHaveLength(1);
+
+      await runCountersign(['trigger', 'document.voided', '--api-url', flaky.urls.api_url, '--api-key', REMOTE_KEY]);
+      const line = await waitUntil(
+        'a delivery line',
+        async () => listen.lines.map((l) => JSON.parse(l)).find((l) => l.type === 'delivery'),
+        30_000,
+      );
+      expect(line).toMatchObject({ event_type: 'document.voided', status: 200 });
+
+      listen.child.kill('SIGINT');
+      expect(await listen.exited).toBe(130);
+      expect(listen.lines.map((l) => JSON.parse(l)).find((l) => l.type === 'stopped')).toMatchObject({ not_removed: [] });
+      expect(await subs()).toEqual([]);
+    } finally {
+      if (listen.child.exitCode === null) listen.child.kill('SIGKILL');
+      await flaky.stop();
+      await rm(flakyDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

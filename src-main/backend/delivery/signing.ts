@@ -86,7 +86,10 @@ export interface SignInput {
  * The one place a delivery is signed.
  */
 export function signPayload(input: SignInput): string {
-  const secrets = Array.isArray(input.secret) ? (input.secret as readonly SigningSecret[]) : [input.secret as SigningSecret];
+  // One secret, the usual case (once per delivery attempt): no list to build and join.
+  if (!Array.isArray(input.secret))
+    return `v1,${hmacBase64(keyOf(input.secret as SigningSecret), input.msgId, input.timestamp, input.body)}`;
+  const secrets = input.secret as readonly SigningSecret[];
   if (secrets.length === 0) throw new TypeError('at least one secret is needed to sign');
   return secrets.map((secret) => `v1,${hmacBase64(keyOf(secret), input.msgId, input.timestamp, input.body)}`).join(' ');
 }

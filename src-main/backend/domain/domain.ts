@@ -11,16 +11,21 @@ import * as docs from './documents.js';
 import type { Action } from './lifecycle.js';
 import { allowedActions } from './lifecycle.js';
 import { attemptView, deliveryView, documentView } from './views.js';
+import { documentJsonReader } from './document-json.js';
+import { keyAuthenticator } from './key-auth.js';
 import type { EventType, Role } from '@shared/api-types.js';
 
 const importedDelivery = () =>
   new ApiError('delivery_imported', 'This delivery was imported from a file: it is a record only and is never sent again.');
 
 export class Domain {
-  constructor(private readonly ctx: DomainContext) {}
+  constructor(private readonly ctx: DomainContext) {
+    this.authenticate = keyAuthenticator(ctx);
+    this.peekDocumentJson = documentJsonReader(ctx);
+  }
 
   // Keys and companies
-  authenticate = (key: string | undefined): Actor | undefined => keys.authenticate(this.ctx, key);
+  readonly authenticate: (key: string | undefined) => Actor | undefined;
   ensureSeed = (adminKey?: string) => keys.ensureSeed(this.ctx, adminKey);
   createConsoleSession = () => keys.createConsoleSession(this.ctx);
   createCliToken = () => keys.createCliToken(this.ctx);
@@ -98,11 +103,8 @@ export class Domain {
   // Documents
   getDocument = (companyId: string, id: string) => docs.findDocument(this.ctx, companyId, id);
   documentView = (companyId: string, id: string) => documentView(docs.findDocument(this.ctx, companyId, id), this.ctx.appUrl());
-  /** The same view, or undefined where documentView would throw (the hot read's fast path). */
-  peekDocumentView = (companyId: string, id: string) => {
-    const doc = this.ctx.store.documents.get(id);
-    return doc && doc.company_id === companyId ? documentView(doc, this.ctx.appUrl()) : undefined;
-  };
+  /** The same view as JSON bytes, or undefined where documentView would throw (the hot read's fast path). */
+  readonly peekDocumentJson: (companyId: string, id: string) => Buffer | undefined;
   updateDocument = (companyId: string, id: string, patch: docs.DocumentPatch) => docs.updateDocument(this.ctx, companyId, id, patch);
   remind = (companyId: string, id: string) => docs.remind(this.ctx, companyId, id);
   createDocument = (companyId: string, input: docs.NewDocument) => docs.createDocument(this.ctx, companyId, input);

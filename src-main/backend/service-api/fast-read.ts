@@ -30,10 +30,9 @@ export function fastDocumentRead(
     const key = req.headers['x-api-key'];
     const actor = domain.authenticate(typeof key === 'string' ? key : undefined);
     if (!actor) return false;
-    const view = domain.peekDocumentView(actor.company_id, id);
-    if (!view) return false;
-    const body = JSON.stringify(view);
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    const body = domain.peekDocumentJson(actor.company_id, id);
+    if (!body) return false;
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
     res.end(body);
     return true;
   };

@@ -33,11 +33,40 @@ export interface Table<T extends object> {
   update(key: string, change: RowChange<T>): DeepReadonly<T> | undefined;
   /** False when there was no such row. */
   remove(key: string): boolean;
+  /** A new memo of values worked out from rows, each forgotten when its row changes or leaves. */
+  memo<V>(): RowMemo<DeepReadonly<T>, V>;
+}
+
+/**
+ * Values worked out from stored rows (a view's serialised bytes), each kept until its
+ * row changes: the table forgets a row's value on every update, remove and load, so a
+ * value read back always describes the row as it is now.
+ */
+export class RowMemo<R extends object, V> {
+  private values = new WeakMap<R, V>();
+
+  get(row: R): V | undefined {
+    return this.values.get(row);
+  }
+
+  set(row: R, value: V): void {
+    this.values.set(row, value);
+  }
+
+  /** Only the table calls these. */
+  forget(row: R): void {
+    this.values.delete(row);
+  }
+
+  forgetAll(): void {
+    this.values = new WeakMap();
+  }
 }
 
 /** The table implementation; only the store builds, loads and snapshots these. */
 export class MemTable<T extends object> implements Table<T> {
   protected readonly rows = new Map<string, T>();
+  private readonly memos: RowMemo<object, unknown>[] = [];
 
   constructor(
     private readonly collection: Collection,
@@ -103,6 +132,7 @@ export class MemTable<T extends object> implements Table<T> {
         throw new Error(`${this.collection}: an update may not change the key ${key}`);
       }
     } finally {
+      for (const m of this.memos) m.forget(row);
       this.added(row);
       // Named even when the change threw half-way: the journal gets what memory holds.
       this.changes.set(this.collection, key, row);
@@ -114,6 +144,7 @@ export class MemTable<T extends object> implements Table<T> {
     const row = this.rows.get(key);
     if (!row) return false;
     this.rows.delete(key);
+    for (const m of this.memos) m.forget(row);
     this.removed(row);
     this.changes.set(this.collection, key, null);
     return true;
@@ -122,11 +153,18 @@ export class MemTable<T extends object> implements Table<T> {
   /** Replaces every row with `rows` as read from disk (not journaled: they are what is stored). */
   load(rows: T[]): void {
     this.rows.clear();
+    for (const m of this.memos) m.forgetAll();
     this.cleared();
     for (const row of rows) {
       this.rows.set(this.keyOf(row), row);
       this.added(row);
     }
+  }
+
+  memo<V>(): RowMemo<DeepReadonly<T>, V> {
+    const m = new RowMemo<DeepReadonly<T>, V>();
+    this.memos.push(m as RowMemo<object, unknown>);
+    return m;
   }
 
   /** The rows as a list for a checkpoint (the stored objects, not copies). */

@@ -9,12 +9,11 @@
 // Guards against leaving subscriptions behind (removed on every way out but SIGKILL,
 // even when setting up failed halfway), against printing the secret more than once, and
 // against subscribing a remote to an address it cannot reach.
-import { systemClock } from '../../backend/clock.js';
 import { defineCommand, type CommandContext } from '../define.js';
 import { EXIT, unavailable, usageError } from '../exit-codes.js';
 import { resolveLocalInstance, resolveTarget, withTargetOptions, type Target, type TargetOptions } from '../target.js';
 import { connectionTarget } from '../connection.js';
-import { DeliveryWatch, type DeliveryLine } from './listen-watch.js';
+import { DeliveryWatch, followDeliveries, type DeliveryLine } from './listen-watch.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
 
 interface ListenOptions extends TargetOptions {
@@ -174,18 +173,7 @@ async function run(ctx: CommandContext, sides: Sides, opts: ListenOptions, forwa
   const pollMs = opts.pollMs === undefined ? 500 : Number(opts.pollMs);
   const watch = new DeliveryWatch(sides.service, made.subscriptionIds);
   await watch.prime();
-  while (!signal.aborted) {
-    for (const line of await watch.poll()) out.item({ type: 'delivery', ...line }, deliveryText(line));
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        systemClock.clearTimeout(t);
-        signal.removeEventListener('abort', wake);
-        resolve();
-      };
-      const t = systemClock.setTimeout(wake, pollMs);
-      signal.addEventListener('abort', wake, { once: true });
-    });
-  }
+  await followDeliveries(ctx, watch, sides.service, pollMs, deliveryText);
 }
 
 export const listenCommand = defineCommand<ListenOptions>(

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../../src-main/backend/store/store.js';
 import type { ApiKeyRecord, DocumentRecord } from '../../../src-main/backend/store/schema.js';
+import { MemTable } from '../../../src-main/backend/store/table.js';
+import { ChangeSet } from '../../../src-main/backend/store/journal.js';
 
 let dir: string;
 let store: Store;
@@ -131,6 +133,34 @@ describe('store tables', () => {
     store.extensions.set('receiver', value);
     value.inboxes.push({ id: 'inb_2' });
     expect(store.extensions.get('receiver')).toEqual({ inboxes: [{ id: 'inb_1' }] });
+  });
+
+  it('forgets what a memo keeps for a row when the row is updated, removed or reloaded', () => {
+    const memo = store.documents.memo<string>();
+    const other = store.documents.memo<string>();
+    const d1 = store.documents.insert(document('doc_1'));
+    const d2 = store.documents.insert(document('doc_2'));
+    memo.set(d1, 'one');
+    memo.set(d2, 'two');
+    other.set(d1, 'other one');
+    store.documents.update('doc_2', { title: 'Unrelated' });
+    expect([memo.get(d1), memo.get(d2), other.get(d1)]).toEqual(['one', undefined, 'other one']);
+    store.documents.update('doc_1', (d) => (d.recipients[0].status = 'viewed'));
+    expect([memo.get(d1), other.get(d1)]).toEqual([undefined, undefined]);
+    memo.set(d1, 'again');
+    expect(() => store.documents.update('doc_1', (d) => ((d.title = 'half'), (d.public_id = 'doc_9')))).toThrow(/may not change the key/);
+    expect(memo.get(d1)).toBeUndefined();
+    memo.set(d1, 'again');
+    store.documents.remove('doc_1');
+    expect(memo.get(d1)).toBeUndefined();
+
+    const table = new MemTable<DocumentRecord>('documents', 'public_id', new ChangeSet(), (d) => ({ ...d }));
+    const loaded = document('doc_3');
+    table.load([loaded]);
+    const kept = table.memo<string>();
+    kept.set(table.get('doc_3')!, 'three');
+    table.load([loaded]);
+    expect(kept.get(loaded)).toBeUndefined();
   });
 
   it('finds API keys by hash, in step with inserts and removals, after a restart too', async () => {

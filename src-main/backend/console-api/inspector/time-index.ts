@@ -55,11 +55,9 @@ export class DeliveryTimeIndex {
     if (fresh.length > 0) {
       fresh.sort(byTime);
       const last = ix.list[ix.list.length - 1];
-      if (!last || byTime(last, fresh[0]) <= 0) ix.list.push(...fresh);
-      else {
-        ix.list.push(...fresh);
-        ix.list.sort(byTime);
-      }
+      // One at a time: a spread of a long history (after a start-up) exceeds the call's argument limit.
+      for (const e of fresh) ix.list.push(e);
+      if (last && byTime(last, fresh[0]) > 0) ix.list.sort(byTime);
       ix.top = newTop;
     }
     return ix.list;
