@@ -2,7 +2,7 @@
 // fit that form exactly, the columns, and a row read back as a summary.
 import type { DeliveryStatus, EventType } from '@shared/api-types.js';
 import type { DeliverySummary } from '../history-types.js';
-import { isoMs, keysInOrder, msIso, numOrNull } from './columns.js';
+import { isoMs, keyShape, msIso, numOrNull, reshaped } from './columns.js';
 
 const KEYS = [
   'id',
@@ -41,9 +41,14 @@ export function numbers(v: DeliverySummary): [number, number, number, number, nu
   return [created, lastAt, code, dur, next];
 }
 
-export function fits(v: DeliverySummary): boolean {
+/** The summary's key order for the compact form (null: the usual one; see keyShape), or undefined if it does not fit that form. */
+export function shapeOf(v: DeliverySummary): string | null | undefined {
+  const shape = keyShape(v, KEYS, TAIL);
+  return shape !== undefined && fits(v) ? shape : undefined;
+}
+
+function fits(v: DeliverySummary): boolean {
   return (
-    keysInOrder(v, KEYS, TAIL) &&
     typeof v.id === 'string' &&
     typeof v.event_id === 'string' &&
     typeof v.event_type === 'string' &&
@@ -83,6 +88,8 @@ export function deliveryColumns(cap: number) {
     type: i32(),
     url: i32(),
     err: i32(),
+    /** The key order when not the usual one (a string: see keyShape). */
+    shape: i32(),
     attempts: i32(),
     aHead: i32(),
     aTail: i32(),
@@ -96,7 +103,7 @@ export type DeliveryColumns = ReturnType<typeof deliveryColumns>;
 /** Columns copied as they are between a table and its sidecar. */
 export const NUMBER_COLUMNS = ['seq', 'created', 'lastAt', 'code', 'dur', 'next', 'attempts', 'status', 'flags'] as const;
 /** Columns of numbers in the string interner (-1: null). */
-export const STRING_COLUMNS = ['sub', 'company', 'doc', 'type', 'url', 'err'] as const;
+export const STRING_COLUMNS = ['sub', 'company', 'doc', 'type', 'url', 'err', 'shape'] as const;
 /** What a row needs: the columns above and `evt` (a number in the event-id interner). */
 export type RowColumns = Pick<DeliveryColumns, (typeof NUMBER_COLUMNS)[number] | (typeof STRING_COLUMNS)[number] | 'evt'>;
 
@@ -123,5 +130,5 @@ export function decodeRow(c: RowColumns, k: number, id: string, str: (i: number)
   if (f & IMPORTED) v.imported = true;
   if (f & CHECK) v.origin = 'check';
   if (f & TUNNEL_OFFLINE) v.last_tunnel_offline = true;
-  return v;
+  return c.shape[k] < 0 ? v : reshaped(v, str(c.shape[k]));
 }

@@ -10,7 +10,7 @@ import { grown, nextCapacity, type Column } from './columns.js';
 import {
   decodeRow,
   deliveryColumns,
-  fits,
+  shapeOf,
   numbers,
   CHECK,
   IMPORTED,
@@ -24,10 +24,10 @@ import {
 import type { Interner } from './interner.js';
 import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
+import { IdTable } from './id-table.js';
 
 export class DeliveryTable {
-  private readonly slotOf = new Map<string, number>();
-  private readonly ids: (string | undefined)[] = [];
+  private readonly ids = new IdTable();
   private readonly freeSlots: number[] = [];
   private readonly odd = new Map<number, DeliverySummary>();
   private used = 0;
@@ -41,7 +41,7 @@ export class DeliveryTable {
   ) {}
 
   get size(): number {
-    return this.slotOf.size;
+    return this.ids.size;
   }
 
   /** One past the highest slot ever used (slots below it may be free). */
@@ -49,26 +49,38 @@ export class DeliveryTable {
     return this.used;
   }
 
+  /** The slot of an id given as Latin-1 bytes. */
+  slotBytes(bytes: Uint8Array, from: number, n: number): number | undefined {
+    return this.ids.getBytes(bytes, from, n);
+  }
+
   slot(id: string): number | undefined {
-    return this.slotOf.get(id);
+    return this.ids.get(id);
   }
 
   isLive(slot: number): boolean {
-    return this.ids[slot] !== undefined;
+    return this.ids.has(slot);
   }
 
   idOf(slot: number): string {
-    return this.ids[slot] as string;
+    return this.ids.idOf(slot) as string;
   }
 
   insert(seq: number, v: DeliverySummary, segId: number): number {
     const s = this.alloc();
-    this.ids[s] = v.id;
-    this.slotOf.set(v.id, s);
+    this.ids.set(v.id, s);
     this.c.seq[s] = seq;
     this.c.baseSeg[s] = segId;
     this.c.aHead[s] = this.c.aTail[s] = -1;
-    this.c.evt[s] = this.c.sub[s] = this.c.company[s] = this.c.doc[s] = this.c.type[s] = this.c.url[s] = this.c.err[s] = -1;
+    this.c.evt[s] =
+      this.c.sub[s] =
+      this.c.company[s] =
+      this.c.doc[s] =
+      this.c.type[s] =
+      this.c.url[s] =
+      this.c.err[s] =
+      this.c.shape[s] =
+        -1;
     this.write(s, v);
     return s;
   }
@@ -80,11 +92,13 @@ export class DeliveryTable {
     this.c.sub[s] = strs.swap(this.c.sub[s], String(v.subscription_id));
     this.c.company[s] = strs.swap(this.c.company[s], String(v.company_id));
     this.c.doc[s] = this.swapOrNull(this.c.doc[s], v.document_id === null ? null : String(v.document_id));
-    const nums = fits(v) ? numbers(v) : null;
+    const shape = shapeOf(v);
+    const nums = shape !== undefined ? numbers(v) : null;
     if (!nums) {
       this.c.type[s] = this.swapOrNull(this.c.type[s], null);
       this.c.url[s] = this.swapOrNull(this.c.url[s], null);
       this.c.err[s] = this.swapOrNull(this.c.err[s], null);
+      this.c.shape[s] = this.swapOrNull(this.c.shape[s], null);
       const st = STATUSES.indexOf(v.status);
       this.c.status[s] = st < 0 ? OTHER_STATUS : st;
       this.odd.set(s, { ...v });
@@ -94,6 +108,7 @@ export class DeliveryTable {
     this.c.type[s] = strs.swap(this.c.type[s], v.event_type);
     this.c.url[s] = strs.swap(this.c.url[s], v.url);
     this.c.err[s] = this.swapOrNull(this.c.err[s], v.last_error);
+    this.c.shape[s] = this.swapOrNull(this.c.shape[s], shape ?? null);
     this.c.status[s] = STATUSES.indexOf(v.status);
     this.c.attempts[s] = v.attempts;
     [this.c.created[s], this.c.lastAt[s], this.c.code[s], this.c.dur[s], this.c.next[s]] = nums;
@@ -106,7 +121,7 @@ export class DeliveryTable {
     return decodeRow(
       this.c,
       s,
-      this.ids[s] as string,
+      this.ids.idOf(s) as string,
       (i) => this.strs.get(i),
       (i) => this.eventIds.get(i),
     );
@@ -118,25 +133,50 @@ export class DeliveryTable {
   }
 
   /**
-   * The sidecar's bulk path (sidecar.ts): a new slot from row k of `src`, whose string
-   * numbers map to this table's through `strMap` and `evtMap` (each use retained here).
+   * The sidecar's bulk path (sidecar.ts): rows `ks` of `src` as new slots, their ids
+   * given as Latin-1 bytes (`idAt`/`idLen` per row), their string numbers mapped to
+   * this table's through `strMap` and `evtMap` (references counted here). Column by
+   * column, so a million rows cost a few copies rather than a million objects.
    */
-  importRow(id: string, segId: number, src: RowColumns, k: number, strMap: Int32Array, evtMap: Int32Array): number {
-    const s = this.alloc();
+  importRows(
+    src: RowColumns,
+    ks: number[],
+    ids: { bytes: Uint8Array; at: Float64Array; len: Int32Array },
+    segId: number,
+    strMap: Int32Array,
+    evtMap: Int32Array,
+  ): number[] {
+    const slots = ks.map((k) => {
+      const s = this.alloc();
+      this.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], s);
+      return s;
+    });
     const { c } = this;
-    this.ids[s] = id;
-    this.slotOf.set(id, s);
-    c.baseSeg[s] = segId;
-    c.aHead[s] = c.aTail[s] = -1;
-    for (const name of NUMBER_COLUMNS) c[name][s] = src[name][k];
-    for (const name of STRING_COLUMNS) {
-      const g = src[name][k] < 0 ? -1 : strMap[src[name][k]];
-      if (g >= 0) this.strs.retain(g);
-      c[name][s] = g;
+    slots.forEach((s) => {
+      c.baseSeg[s] = segId;
+      c.aHead[s] = c.aTail[s] = -1;
+    });
+    // At start-up the rows and the slots are both runs: whole columns are copied at once.
+    const runs = ks.every((k, j) => k === ks[0] + j && slots[j] === slots[0] + j);
+    for (const name of NUMBER_COLUMNS) {
+      if (runs && ks.length > 0) copyRun(src[name], c[name], ks[0], slots[0], ks.length);
+      else for (let j = 0; j < ks.length; j++) c[name][slots[j]] = src[name][ks[j]];
     }
-    c.evt[s] = evtMap[src.evt[k]];
-    this.eventIds.retain(c.evt[s]);
-    return s;
+    const strUses = new Int32Array(strMap.length);
+    for (const name of STRING_COLUMNS) this.mapColumn(src[name], c[name], ks, slots, strMap, strUses);
+    strUses.forEach((n, l) => n > 0 && this.strs.retain(strMap[l], n));
+    const evtUses = new Int32Array(evtMap.length);
+    this.mapColumn(src.evt, c.evt, ks, slots, evtMap, evtUses);
+    evtUses.forEach((n, l) => n > 0 && this.eventIds.retain(evtMap[l], n));
+    return slots;
+  }
+
+  private mapColumn(from: Int32Array, to: Int32Array, ks: number[], slots: number[], map: Int32Array, uses: Int32Array): void {
+    for (let j = 0; j < ks.length; j++) {
+      const l = from[ks[j]];
+      if (l >= 0) uses[l]++;
+      to[slots[j]] = l < 0 ? -1 : map[l];
+    }
   }
 
   isPending(s: number): boolean {
@@ -145,14 +185,12 @@ export class DeliveryTable {
 
   /** Frees the slot and everything it refers to. */
   remove(s: number): void {
-    const id = this.ids[s];
-    if (id === undefined) return;
-    this.slotOf.delete(id);
-    this.ids[s] = undefined;
+    if (!this.ids.has(s)) return;
+    this.ids.delete(s);
     this.odd.delete(s);
     this.eventIds.release(this.c.evt[s]);
     const { c } = this;
-    for (const col of [c.sub, c.company, c.doc, c.type, c.url, c.err]) this.swapOrNull(col[s], null);
+    for (const col of [c.sub, c.company, c.doc, c.type, c.url, c.err, c.shape]) this.swapOrNull(col[s], null);
     this.pool.freeChain(this.c.aHead[s]);
     this.freeSlots.push(s);
   }
@@ -190,6 +228,12 @@ export class DeliveryTable {
     return -1;
   }
 
+  /** Makes room for `n` slots in all, at once (start-up knows how many are coming). */
+  reserve(n: number): void {
+    if (n > this.c.seq.length) this.growTo(n);
+    this.ids.reserveFor(n, n * 32);
+  }
+
   private alloc(): number {
     const free = this.freeSlots.pop();
     if (free !== undefined) return free;
@@ -201,4 +245,8 @@ export class DeliveryTable {
     const c = this.c as Record<string, Column>;
     for (const k of Object.keys(c)) c[k] = grown(c[k], cap);
   }
+}
+
+function copyRun(from: Column, to: Column, k0: number, s0: number, n: number): void {
+  (to as Float64Array).set((from as Float64Array).subarray(k0, k0 + n), s0);
 }

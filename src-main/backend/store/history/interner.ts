@@ -22,9 +22,9 @@ export class Interner {
     return n;
   }
 
-  /** One more reference to a value already held. */
-  retain(i: number): void {
-    this.refs[i]++;
+  /** `n` more references (default one) to a value already held. */
+  retain(i: number, n = 1): void {
+    this.refs[i] += n;
   }
 
   release(i: number): void {

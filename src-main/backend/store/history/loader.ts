@@ -10,7 +10,7 @@ import type { ScannedRecord } from './records.js';
 import { newSegment, scanSegment, segmentIdOf, type Loc, type Segment } from './segments.js';
 import type { HistoryIndex } from './index-state.js';
 import { explainFsError } from '../store-errors.js';
-import { applySidecar, readSidecar } from './sidecar.js';
+import { applySidecar, readSidecar, sidecarRowsOf } from './sidecar.js';
 
 export interface LoadResult {
   segments: Segment[];
@@ -34,6 +34,9 @@ export async function loadSegments(dir: string, idx: HistoryIndex): Promise<Load
     .sort((a, b) => a - b);
   await removeStraySidecars(dir, names, new Set(ids));
   const loader = new Loader(idx);
+  // Room for every delivery of the sidecars at once (and some of the open segment's): no growing step by step.
+  const rows = await sidecarRowsOf(ids.slice(0, -1).map((id) => newSegment(dir, id, false).path));
+  if (rows > 0) idx.d.reserve(Math.ceil(rows * 1.15));
   const segments: Segment[] = [];
   let skippedLines = 0;
   const warnings: string[] = [];

@@ -7,7 +7,7 @@
 // Applying it therefore leaves the index exactly as scanning would. The open segment
 // has none (it is scanned); a sidecar that is missing, damaged or does not match its
 // segment's length is ignored and the segment scanned (loader.ts says so at start-up).
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DeliverySummary } from '../history-types.js';
 import { decodeRow, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
@@ -15,7 +15,7 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import type { ScannedRecord } from './records.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
-import { decodeSidecar, encodeSidecar, type SidecarData, type SidecarHeader } from './sidecar-format.js';
+import { decodeSidecar, encodeSidecar, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 export function sidecarPath(segmentPath: string): string {
   return segmentPath.replace(/\.jsonl$/, '.idx');
@@ -83,17 +83,16 @@ function sidecarOf(
     const loc = ev.loc(i, own.segs) as Loc;
     return [ev.seq[i], ev.read(i), loc.off, loc.len];
   });
-  const header: SidecarHeader = {
-    ...h,
-    strings: own.strs.dump(),
-    eventIds: own.eventIds.dump(),
-    ids: live.map((s) => d.idOf(s)),
-    odd,
-    events,
-  };
+  const ids = live.map((s) => d.idOf(s));
+  const narrow = ids.map((id) => /^[\u0000-\u00ff]*$/.test(id));
+  const wideIds: [number, string][] = [];
+  ids.forEach((id, k) => !narrow[k] && wideIds.push([k, id]));
+  const header: SidecarHeader = { ...h, strings: own.strs.dump(), eventIds: own.eventIds.dump(), rows: live.length, wideIds, odd, events };
   return {
     header,
     rows: rows as RowColumns,
+    idBytes: Buffer.from(ids.filter((_, k) => narrow[k]).join(''), 'latin1'),
+    idLen: Int32Array.from(ids, (id, k) => (narrow[k] ? id.length : -1)),
     aCount,
     aOff: Float64Array.from(locs, (l) => l.off),
     aLen: Int32Array.from(locs, (l) => l.len),
@@ -118,44 +117,74 @@ export async function readSidecar(segmentPath: string, fileSize: number): Promis
 
 /** Applies a sidecar read by readSidecar to the index, as scanning `seg` would have. */
 export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex, loader: Loader): void {
-  const { header: h, rows } = data;
+  const { header: h } = data;
   for (const [rec, off, len] of h.foreign) loader.apply(seg, rec, { seg, off, len });
   // Each string and event id once (a reference held while the rows take theirs).
   const strMap = Int32Array.from(h.strings, (v) => (v === null ? -1 : idx.strs.add(v)));
   const evtMap = Int32Array.from(h.eventIds, (v) => (v === null ? -1 : idx.eventIds.add(v)));
+  const ids = { bytes: data.idBytes, at: new Float64Array(h.rows), len: data.idLen };
+  const aFirst = new Int32Array(h.rows + 1);
+  for (let k = 0, at = 0; k < h.rows; k++) {
+    ids.at[k] = at;
+    at += Math.max(0, ids.len[k]);
+    aFirst[k + 1] = aFirst[k] + data.aCount[k];
+  }
+  const wide = new Map(h.wideIds);
   const odd = new Map(h.odd);
-  let a = 0;
-  h.ids.forEach((id, k) => {
-    const first = a;
-    a += data.aCount[k];
-    const known = idx.d.slot(id);
-    const whole = odd.get(k);
-    if (known === undefined && whole === undefined) {
-      const s = idx.d.importRow(id, seg.id, rows, k, strMap, evtMap);
-      for (let j = first; j < a; j++) idx.d.addAttemptAt(s, seg.id, data.aOff[j], data.aLen[j], data.aItem[j]);
-      return;
-    }
+  const bulk: number[] = [];
+  const one: number[] = [];
+  for (let k = 0; k < h.rows; k++) {
+    const fresh = ids.len[k] >= 0 && !odd.has(k) && idx.d.slotBytes(ids.bytes, ids.at[k], ids.len[k]) === undefined;
+    (fresh ? bulk : one).push(k);
+  }
+  const slots = idx.d.importRows(data.rows, bulk, ids, seg.id, strMap, evtMap);
+  bulk.forEach((k, j) => {
+    for (let a = aFirst[k]; a < aFirst[k + 1]; a++) idx.d.addAttemptAt(slots[j], seg.id, data.aOff[a], data.aLen[a], data.aItem[a]);
+  });
+  for (const k of one) {
+    const id =
+      ids.len[k] < 0
+        ? (wide.get(k) as string)
+        : Buffer.from(ids.bytes.buffer, ids.bytes.byteOffset + ids.at[k], ids.len[k]).toString('latin1');
     const v =
-      whole ??
+      odd.get(k) ??
       decodeRow(
-        rows,
+        data.rows,
         k,
         id,
         (i) => h.strings[i] as string,
         (i) => h.eventIds[i] as string,
       );
     const locs: Loc[] = [];
-    for (let j = first; j < a; j++)
-      locs.push({ seg, off: data.aOff[j], len: data.aLen[j], ...(data.aItem[j] >= 0 ? { item: data.aItem[j] } : {}) });
+    for (let a = aFirst[k]; a < aFirst[k + 1]; a++)
+      locs.push({ seg, off: data.aOff[a], len: data.aLen[a], ...(data.aItem[a] >= 0 ? { item: data.aItem[a] } : {}) });
+    const known = idx.d.slot(id);
     if (known !== undefined) idx.rebase(known, v, seg, locs);
-    else idx.d.setAttempts(idx.addDelivery(rows.seq[k], v, seg), locs);
-  });
+    else idx.d.setAttempts(idx.addDelivery(data.rows.seq[k], v, seg), locs);
+  }
   strMap.forEach((g) => g >= 0 && idx.strs.release(g));
   evtMap.forEach((g) => g >= 0 && idx.eventIds.release(g));
   for (const [seq, v, off, len] of h.events) idx.putEvent(seq, v, { seg, off, len });
   seg.created += h.created;
   loader.nextDeliverySeq = Math.max(loader.nextDeliverySeq, h.nextDeliverySeq);
   loader.nextEventSeq = Math.max(loader.nextEventSeq, h.nextEventSeq);
+}
+
+/** How many delivery rows the sidecars of these segments hold together (to size the tables once). */
+export async function sidecarRowsOf(segmentPaths: string[]): Promise<number> {
+  let rows = 0;
+  for (const path of segmentPaths) {
+    const fh = await open(sidecarPath(path), 'r').catch(() => null);
+    if (!fh) continue;
+    try {
+      const first = Buffer.alloc(16);
+      const { bytesRead } = await fh.read(first, 0, 16, 0);
+      rows += sidecarRows(first.subarray(0, bytesRead));
+    } finally {
+      await fh.close();
+    }
+  }
+  return rows;
 }
 
 /** Deletes a segment's sidecar, if any. */
