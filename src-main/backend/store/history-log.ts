@@ -18,8 +18,10 @@
 // attempts with no delivery base before them are ignored. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
-import { attemptLine, deliveryBaseLine, deliveryLine, eventLine, parseAttempt, parseEventBody } from './history/records.js';
-import { newSegment, readLocs, type Loc, type Segment } from './history/segments.js';
+import { attemptLine, deliveryBaseLine, deliveryLine, eventLine, parseAttempt, parseEventBody, patchLine } from './history/records.js';
+import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './history/segments.js';
+import { summaryPatch } from './history/compact.js';
+import { RecentBodies } from './history/body-refs.js';
 import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex } from './history/index-state.js';
 import { loadSegments } from './history/loader.js';
@@ -66,6 +68,8 @@ class SegmentedHistoryLog implements HistoryLog {
   private nextEventSeq = 1;
   /** Attempt lines whose delivery has no summary yet. */
   private readonly orphans = new Map<string, string[]>();
+  /** Event bodies an attempt line may refer to instead of repeating them (history/body-refs.ts). */
+  private readonly bodies = new RecentBodies();
   private retaining: Promise<void> | null = null;
   private retainPausedUntil = 0;
   private state: 'new' | 'open' | 'rolling-back' | 'closing' | 'closed' = 'new';
@@ -93,6 +97,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private async load(): Promise<string[]> {
     this.idx = new HistoryIndex(true);
     this.orphans.clear();
+    this.bodies.clear();
     const loaded = await loadSegments(this.opts.dir, this.idx);
     this.segments = loaded.segments;
     this.nextDeliverySeq = loaded.nextDeliverySeq;
@@ -125,15 +130,19 @@ class SegmentedHistoryLog implements HistoryLog {
   recordEvent(event: EventSummary, body: string): void {
     if (!this.writable()) return;
     const seq = this.idx.eventSeq(event.id) ?? this.nextEventSeq++;
-    this.idx.putEvent(seq, event, this.append(eventLine(seq, event, body)));
+    const loc = this.append(eventLine(seq, event, body));
+    this.idx.putEvent(seq, event, loc);
+    this.bodies.remember(event.id, body, loc);
   }
 
   recordDelivery(v: DeliverySummary): void {
     if (!this.writable()) return;
     const existing = this.idx.d.slot(v.id);
     if (existing !== undefined) {
+      const patch = summaryPatch(this.idx.d.read(existing), v);
       this.idx.updateDelivery(existing, v);
-      this.append(deliveryLine(v));
+      if (patch === undefined) this.append(deliveryLine(v));
+      else if (patch !== '{}') this.append(patchLine(v.id, patch));
       return;
     }
     if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
@@ -151,12 +160,14 @@ class SegmentedHistoryLog implements HistoryLog {
 
   recordAttempt(attempt: AttemptRecord): void {
     if (!this.writable()) return;
-    const line = attemptLine(attempt);
     const slot = this.idx.d.slot(attempt.delivery_id);
     if (slot !== undefined) {
+      const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
+      const line = this.bodies.attemptLine(attempt, eventId, this.cur, (bytes) => !this.wouldRotate(bytes));
       this.idx.d.addAttempt(slot, this.append(line));
       return;
     }
+    const line = attemptLine(attempt);
     const early = this.orphans.get(attempt.delivery_id);
     if (early) early.push(line);
     else {
@@ -175,14 +186,9 @@ class SegmentedHistoryLog implements HistoryLog {
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
     const slot = this.idx.d.slot(deliveryId);
-    const locs = slot !== undefined ? this.idx.attempts(slot) : [];
-    const lines = slot !== undefined ? await this.read(locs) : (this.orphans.get(deliveryId) ?? []);
-    const out: AttemptRecord[] = [];
-    lines.forEach((line, i) => {
-      const a = line === undefined ? undefined : parseAttempt(line, locs[i]?.item);
-      if (a) out.push(a);
-    });
-    return out;
+    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.read(locs));
+    const early = (this.orphans.get(deliveryId) ?? []).map((line) => parseAttempt(line)?.attempt);
+    return early.filter((a): a is AttemptRecord => a !== undefined);
   }
 
   getEvent(id: string): EventSummary | undefined {
@@ -230,9 +236,13 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.state === 'open';
   }
 
+  private wouldRotate(bytes: number): boolean {
+    return this.cur.size > 0 && this.cur.size + bytes > this.segmentBytes;
+  }
+
   private append(line: string): Loc {
     const bytes = Buffer.byteLength(line);
-    if (this.cur.size > 0 && this.cur.size + bytes > this.segmentBytes) this.rotate();
+    if (this.wouldRotate(bytes)) this.rotate();
     return this.writer.append(this.cur, line, bytes);
   }
 

@@ -66,7 +66,13 @@ export class JournalFile {
     const buf = Buffer.from(line, 'utf8');
     this.last = 0;
     try {
-      await this.handle.write(buf, 0, buf.length, this.size);
+      // A write can be short (a nearly full disk takes what fits and refuses the rest
+      // only on the next call): an unchecked short write acknowledged a torn line.
+      for (let off = 0; off < buf.length;) {
+        const { bytesWritten } = await this.handle.write(buf, off, buf.length - off, this.size + off);
+        if (bytesWritten <= 0) throw Object.assign(new Error('the journal write made no progress'), { code: 'EIO' });
+        off += bytesWritten;
+      }
       await this.handle.datasync();
       this.size += buf.length;
       this.last = buf.length;

@@ -1,12 +1,13 @@
 // Rebuilds the in-memory index from the segment files at open (rules in history-log.ts):
 // a base record starts a delivery (a carried base also replaces its attempts with the
-// ones it embeds); a later upsert of an unknown delivery (its base was dropped by
+// ones it embeds); a later upsert or patch of an unknown delivery (its base was dropped by
 // retention) is ignored; attempts attach to a known delivery, and are ignored otherwise.
 // A closed segment with a usable index sidecar (sidecar.ts) is loaded from it instead of
 // scanned; the open one (the last) is always scanned.
 import { readdir, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ScannedRecord } from './records.js';
+import { applyPatch } from './compact.js';
 import { newSegment, scanSegment, segmentIdOf, type Loc, type Segment } from './segments.js';
 import type { HistoryIndex } from './index-state.js';
 import { explainFsError } from '../store-errors.js';
@@ -122,6 +123,9 @@ export class Loader {
     if (rec.kind === 'a') {
       const s = idx.d.slot(rec.deliveryId);
       if (s !== undefined) idx.d.addAttempt(s, loc);
+    } else if (rec.kind === 'u') {
+      const s = idx.d.slot(rec.deliveryId);
+      if (s !== undefined) idx.updateDelivery(s, applyPatch(idx.d.read(s), rec.patch));
     } else if (rec.kind === 'e') {
       this.nextEventSeq = Math.max(this.nextEventSeq, rec.seq + 1);
       idx.putEvent(rec.seq, rec.v, loc);

@@ -2,104 +2,65 @@
 // The fixed prefixes let the startup scan pick out what the index needs without parsing
 // the bulky parts (attempt headers and bodies, event bodies):
 //   {"t":"e","s":<seq>,"n":<bytes of v>,"v":<EventSummary>,"b":<body string>}
-//   {"t":"d","s":<seq>,"c":1,"v":<DeliverySummary>}   a delivery's base record (its creation)
-//   {"t":"d","s":<seq>,"c":1,"v":…,"a":[<AttemptRecord>…]}  a carried base (retention) with
+//   {"t":"e","s":<seq>,"n":<bytes of v>,"v":<EventSummary>,"z":"<body, deflated, base64>"}
+//                                        the shorter of the two (body-codec.ts)
+//   {"t":"d","s":<seq>,"c":1,"w":<summary>}   a delivery's base record (its creation)
+//   {"t":"d","s":<seq>,"c":1,"w":…,"a":[<attempt>…]}  a carried base (retention) with
 //                                                     every attempt so far, in one line so a
 //                                                     crash can never leave half a copy
-//   {"t":"d","v":<DeliverySummary>}                    a later upsert of a known delivery
+//   {"t":"u","d":<delivery id>,"p":<patch>}  a later change of a known delivery: only the
+//                                            fields that changed (compact.ts summaryPatch)
+//   {"t":"d","w":<summary>}                  a later change a patch cannot say (a field went away)
+//   {"t":"a","d":<delivery id>,"x":<compact attempt>}   or, for any other shape,
 //   {"t":"a","d":<delivery id>,"v":<AttemptRecord>}
+// <summary> is a compact array (compact.ts encodeSummary) or a plain object. A compact
+// attempt's request body may be a reference [offset, length] to the event line holding
+// the same body in the same segment file: a segment is only ever deleted whole, and the
+// event line comes before the attempt, so the reference lives exactly as long as the
+// attempt. Retention's carried copies always hold the body itself.
+// Lines written by earlier versions (base and upsert summaries in "v" as plain objects,
+// attempts in "v", no "u" or "z" lines) are still read as they were.
 // Inside a JSON string every `"` is escaped, so the byte sequence `,"v":` can only be
 // the structural one that follows the prefix.
 import type { AttemptRecord, DeliverySummary, EventSummary } from '../history-types.js';
+import { bodyField, bodyOf } from './body-codec.js';
+import { decodeAttempt, decodeSummary, encodeAttempt, encodeSummary, type BodyRef } from './compact.js';
+
+export type { BodyRef } from './compact.js';
 
 export function eventLine(seq: number, event: EventSummary, body: string): string {
   const v = JSON.stringify(event);
-  return `{"t":"e","s":${seq},"n":${Buffer.byteLength(v)},"v":${v},"b":${JSON.stringify(body)}}\n`;
+  return `{"t":"e","s":${seq},"n":${Buffer.byteLength(v)},"v":${v}${bodyField(body)}}\n`;
 }
 
 export function deliveryBaseLine(seq: number, d: DeliverySummary): string {
-  return `{"t":"d","s":${seq},"c":1,"v":${JSON.stringify(d)}}\n`;
+  return `{"t":"d","s":${seq},"c":1,"w":${encodeSummary(d)}}\n`;
 }
 
 export function carriedDeliveryLine(seq: number, d: DeliverySummary, attempts: AttemptRecord[]): string {
-  return `{"t":"d","s":${seq},"c":1,"v":${JSON.stringify(d)},"a":${JSON.stringify(attempts)}}\n`;
+  const list = attempts.map((a) => (a.delivery_id === d.id ? encodeAttempt(a, jsonString) : undefined) ?? JSON.stringify(a));
+  return `{"t":"d","s":${seq},"c":1,"w":${encodeSummary(d)},"a":[${list.join(',')}]}\n`;
 }
 
+/** A later change of a delivery: the whole summary. */
 export function deliveryLine(d: DeliverySummary): string {
-  return `{"t":"d","v":${JSON.stringify(d)}}\n`;
+  return `{"t":"d","w":${encodeSummary(d)}}\n`;
+}
+
+/** A later change of a delivery as a patch (compact.ts summaryPatch). */
+export function patchLine(id: string, patch: string): string {
+  return `{"t":"u","d":${JSON.stringify(id)},"p":${patch}}\n`;
 }
 
 /**
- * An attempt record as one line. Records of exactly AttemptRecord's shape (the engine's)
- * are written field by field, the same JSON as JSON.stringify gives (byte for byte when
- * the keys come in the interface's order, as the engine's do), reusing the request
- * body's string literal (see jsonString); anything else (an imported record, which may
- * carry other fields) is serialised as given.
+ * An attempt record as one line: compact when it decodes back exactly (compact.ts), its
+ * request body as `ref` when given (the caller vouches that the event line there, in the
+ * segment this line goes to, holds the same body), else as plain JSON.
  */
-export function attemptLine(a: AttemptRecord): string {
+export function attemptLine(a: AttemptRecord, ref?: BodyRef): string {
   const id = JSON.stringify(a.delivery_id);
-  return `{"t":"a","d":${id},"v":${isStandardAttempt(a) ? standardAttemptJson(a, id) : JSON.stringify(a)}}\n`;
-}
-
-function standardAttemptJson(a: AttemptRecord, id: string): string {
-  const req = a.request;
-  const res = a.response;
-  const response =
-    res === null
-      ? 'null'
-      : `{"status":${res.status},"headers":${JSON.stringify(res.headers)},"body":${jsonString(res.body)},"truncated":${res.truncated}}`;
-  return (
-    `{"delivery_id":${id},"subscription_id":${JSON.stringify(a.subscription_id)},"attempt":${a.attempt},"started_at":${JSON.stringify(a.started_at)},` +
-    `"duration_ms":${a.duration_ms},"request":{"method":"POST","url":${JSON.stringify(req.url)},"headers":${JSON.stringify(req.headers)},"body":${jsonString(req.body)}},` +
-    `"response":${response},"error":${a.error === null ? 'null' : JSON.stringify(a.error)},"succeeded":${a.succeeded},"next_attempt_at":${a.next_attempt_at},` +
-    `"rule":${JSON.stringify(a.rule)},"rule_detail":${JSON.stringify(a.rule_detail)}${a.slowed_down ? ',"slowed_down":true' : ''}}`
-  );
-}
-
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isStrMap = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as object).constructor === Object;
-
-function keyCount(o: object): number {
-  let n = 0;
-  for (const _ in o) n++;
-  return n;
-}
-
-/** Exactly the fields of AttemptRecord, in its order, with the types the template above writes. */
-export function isStandardAttempt(a: AttemptRecord): boolean {
-  const req = a.request as AttemptRecord['request'] | null;
-  const res = a.response;
-  return (
-    typeof a === 'object' &&
-    a.constructor === Object &&
-    keyCount(a) === (a.slowed_down === true ? 13 : 12) &&
-    typeof a.rule === 'string' &&
-    typeof a.rule_detail === 'string' &&
-    typeof a.delivery_id === 'string' &&
-    typeof a.subscription_id === 'string' &&
-    isNum(a.attempt) &&
-    typeof a.started_at === 'string' &&
-    isNum(a.duration_ms) &&
-    typeof req === 'object' &&
-    req !== null &&
-    req.constructor === Object &&
-    keyCount(req) === 4 &&
-    req.method === 'POST' &&
-    typeof req.url === 'string' &&
-    isStrMap(req.headers) &&
-    typeof req.body === 'string' &&
-    (res === null ||
-      (typeof res === 'object' &&
-        res.constructor === Object &&
-        keyCount(res) === 4 &&
-        isNum(res.status) &&
-        isStrMap(res.headers) &&
-        typeof res.body === 'string' &&
-        typeof res.truncated === 'boolean')) &&
-    (a.error === null || typeof a.error === 'string') &&
-    typeof a.succeeded === 'boolean' &&
-    (a.next_attempt_at === null || isNum(a.next_attempt_at))
-  );
+  const x = encodeAttempt(a, jsonString, ref);
+  return x === undefined ? `{"t":"a","d":${id},"v":${JSON.stringify(a)}}\n` : `{"t":"a","d":${id},"x":${x}}\n`;
 }
 
 /**
@@ -125,19 +86,36 @@ function jsonString(s: string): string {
 /** The body of an event line, or undefined if the line is damaged. */
 export function parseEventBody(line: string): string | undefined {
   try {
-    const rec = JSON.parse(line) as { t?: string; b?: unknown };
-    return rec.t === 'e' && typeof rec.b === 'string' ? rec.b : undefined;
+    const rec = JSON.parse(line) as { t?: string; b?: unknown; z?: unknown };
+    return rec.t === 'e' ? bodyOf(rec) : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** An attempt read back; `ref`: its request body is that event line's (same segment), still to be read. */
+export interface ParsedAttempt {
+  attempt: AttemptRecord;
+  ref?: BodyRef;
+}
+
 /** An attempt from its own line, or item `item` of a carried delivery line. */
-export function parseAttempt(line: string, item?: number): AttemptRecord | undefined {
+export function parseAttempt(line: string, item?: number): ParsedAttempt | undefined {
   try {
-    const rec = JSON.parse(line) as { t?: string; v?: AttemptRecord; a?: AttemptRecord[] };
-    const a = item === undefined ? (rec.t === 'a' ? rec.v : undefined) : rec.t === 'd' && Array.isArray(rec.a) ? rec.a[item] : undefined;
-    return a && typeof a === 'object' ? a : undefined;
+    const rec = JSON.parse(line) as { t?: string; d?: unknown; v?: unknown; w?: unknown; x?: unknown; a?: unknown[] };
+    if (item === undefined) {
+      if (rec.t !== 'a' || typeof rec.d !== 'string') return undefined;
+      if (rec.x !== undefined) return decodeAttempt(rec.x, rec.d);
+      return isObject(rec.v) ? { attempt: rec.v as unknown as AttemptRecord } : undefined;
+    }
+    if (rec.t !== 'd' || !Array.isArray(rec.a)) return undefined;
+    const a = rec.a[item];
+    if (Array.isArray(a)) {
+      const d = decodeSummary(rec.w !== undefined ? rec.w : rec.v);
+      const parsed = d ? decodeAttempt(a, d.id) : undefined;
+      return parsed && !parsed.ref ? parsed : undefined; // carried copies hold their bodies
+    }
+    return isObject(a) ? { attempt: a as unknown as AttemptRecord } : undefined;
   } catch {
     return undefined;
   }
@@ -148,15 +126,56 @@ export type ScannedRecord =
   /** `carried`: how many attempts a carried base embeds; undefined for a creation. */
   | { kind: 'd'; base: true; seq: number; carried: number | undefined; v: DeliverySummary }
   | { kind: 'd'; base: false; v: DeliverySummary }
+  /** A patch of a known delivery's summary: apply with compact.ts applyPatch (ignored for an unknown one). */
+  | { kind: 'u'; deliveryId: string; patch: Record<string, unknown> }
   | { kind: 'a'; deliveryId: string };
 
 const PREFIX = Buffer.from('{"t":"');
 const V_KEY = Buffer.from(',"v":');
 const ATTEMPT_PREFIX = Buffer.from('{"t":"a","d":');
 const CLOSE_BRACE = 0x7d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The JSON string literal starting at buf[from] (a quote), parsed; undefined if there is none before `end`. */
+function stringAt(buf: Buffer, from: number, end: number): string | undefined {
+  if (buf[from] !== QUOTE) return undefined;
+  for (let i = from + 1; i < end; i++) {
+    const c = buf[i];
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) {
+      const s: unknown = JSON.parse(buf.toString('utf8', from, i + 1));
+      return typeof s === 'string' ? s : undefined;
+    }
+  }
+  return undefined;
+}
+
+function scanEvent(buf: Buffer, start: number, end: number): ScannedRecord | null {
+  const vAt = buf.indexOf(V_KEY, start);
+  if (vAt < 0 || vAt >= end) return null;
+  const head = JSON.parse(buf.toString('utf8', start, vAt) + '}') as { s?: unknown; n?: unknown };
+  if (typeof head.s !== 'number' || typeof head.n !== 'number') return null;
+  const from = vAt + V_KEY.length;
+  if (from + head.n > end) return null;
+  const v: unknown = JSON.parse(buf.toString('utf8', from, from + head.n));
+  if (!isObject(v) || typeof v.id !== 'string') return null;
+  return { kind: 'e', seq: head.s, v: v as unknown as EventSummary };
+}
+
+function scanDelivery(rec: Record<string, unknown>): ScannedRecord | null {
+  const v = decodeSummary(rec.w !== undefined ? rec.w : rec.v);
+  if (!v || typeof v.id !== 'string') return null;
+  if (rec.c === 1) {
+    if (typeof rec.s !== 'number') return null;
+    const carried = Array.isArray(rec.a) ? rec.a.length : undefined;
+    return { kind: 'd', base: true, seq: rec.s, carried, v };
+  }
+  return { kind: 'd', base: false, v };
 }
 
 /**
@@ -170,32 +189,15 @@ export function scanLine(buf: Buffer, start: number, end: number): ScannedRecord
   try {
     if (kind === 'a') {
       if (buf.compare(ATTEMPT_PREFIX, 0, ATTEMPT_PREFIX.length, start, start + ATTEMPT_PREFIX.length) !== 0) return null;
-      const vAt = buf.indexOf(V_KEY, start);
-      if (vAt < 0 || vAt >= end) return null;
-      const id: unknown = JSON.parse(buf.toString('utf8', start + ATTEMPT_PREFIX.length, vAt));
-      return typeof id === 'string' ? { kind: 'a', deliveryId: id } : null;
+      const id = stringAt(buf, start + ATTEMPT_PREFIX.length, end);
+      return id === undefined ? null : { kind: 'a', deliveryId: id };
     }
-    if (kind === 'e') {
-      const vAt = buf.indexOf(V_KEY, start);
-      if (vAt < 0 || vAt >= end) return null;
-      const head = JSON.parse(buf.toString('utf8', start, vAt) + '}') as { s?: unknown; n?: unknown };
-      if (typeof head.s !== 'number' || typeof head.n !== 'number') return null;
-      const from = vAt + V_KEY.length;
-      if (from + head.n > end) return null;
-      const v: unknown = JSON.parse(buf.toString('utf8', from, from + head.n));
-      if (!isObject(v) || typeof v.id !== 'string') return null;
-      return { kind: 'e', seq: head.s, v: v as unknown as EventSummary };
-    }
-    if (kind === 'd') {
+    if (kind === 'e') return scanEvent(buf, start, end);
+    if (kind === 'd' || kind === 'u') {
       const rec: unknown = JSON.parse(buf.toString('utf8', start, end));
-      if (!isObject(rec) || !isObject(rec.v) || typeof rec.v.id !== 'string') return null;
-      const v = rec.v as unknown as DeliverySummary;
-      if (rec.c === 1) {
-        if (typeof rec.s !== 'number') return null;
-        const carried = Array.isArray(rec.a) ? rec.a.length : undefined;
-        return { kind: 'd', base: true, seq: rec.s, carried, v };
-      }
-      return { kind: 'd', base: false, v };
+      if (!isObject(rec)) return null;
+      if (kind === 'd') return scanDelivery(rec);
+      return typeof rec.d === 'string' && isObject(rec.p) ? { kind: 'u', deliveryId: rec.d, patch: rec.p } : null;
     }
   } catch {
     return null;

@@ -21,11 +21,10 @@
 // the current segment first, the copies are made durable, and only then is the old
 // file deleted, so a crash at any point loses nothing that had to be kept.
 import { unlink } from 'node:fs/promises';
-import { carriedDeliveryLine, parseAttempt } from './records.js';
-import type { Loc, Segment } from './segments.js';
+import { carriedDeliveryLine } from './records.js';
+import { readAttempts, type Loc, type Segment } from './segments.js';
 import type { HistoryIndex } from './index-state.js';
 import { removeSidecar } from './sidecar.js';
-import type { AttemptRecord } from '../history-types.js';
 
 export interface RetentionHost {
   readonly idx: HistoryIndex;
@@ -80,15 +79,10 @@ async function carryDelivery(host: RetentionHost, seg: Segment, id: string): Pro
     if (!stays(s)) return;
     const tail = d.attemptTail(s);
     const locs = idx.attempts(s);
-    const lines = await host.read(locs);
+    const attempts = await readAttempts(locs, (l) => host.read(l));
     // Synchronous from here on: nothing can be appended between the check and the copy.
     if (d.slot(id) !== s || !stays(s)) return;
     if (d.attemptTail(s) !== tail) continue; // an attempt arrived: read again
-    const attempts: AttemptRecord[] = [];
-    lines.forEach((line, i) => {
-      const a = line === undefined ? undefined : parseAttempt(line, locs[i].item);
-      if (a) attempts.push(a);
-    });
     const v = d.read(s);
     const loc = host.append(carriedDeliveryLine(d.c.seq[s], v, attempts));
     idx.rebase(

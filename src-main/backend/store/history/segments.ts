@@ -3,7 +3,8 @@
 // reported as the length of the valid prefix so the caller can cut it off.
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scanLine, type ScannedRecord } from './records.js';
+import { parseAttempt, parseEventBody, scanLine, type ParsedAttempt, type ScannedRecord } from './records.js';
+import type { AttemptRecord } from '../history-types.js';
 
 export interface Segment {
   id: number;
@@ -128,4 +129,32 @@ export async function readLocs(locs: Loc[]): Promise<(string | undefined)[]> {
     }),
   );
   return out;
+}
+
+/**
+ * The attempts at `locs`, in order, read with `read` (readLocs, after the writer wrote
+ * them out). A request body stored as a reference is read from its event line in the
+ * same segment; an attempt whose line or body cannot be read is left out.
+ */
+export async function readAttempts(locs: Loc[], read: (locs: Loc[]) => Promise<(string | undefined)[]>): Promise<AttemptRecord[]> {
+  const lines = await read(locs);
+  const parsed: (ParsedAttempt | undefined)[] = lines.map((line, i) => (line === undefined ? undefined : parseAttempt(line, locs[i].item)));
+  const refs: Loc[] = [];
+  const owners: ParsedAttempt[] = [];
+  parsed.forEach((p, i) => {
+    if (p?.ref) {
+      refs.push({ seg: locs[i].seg, off: p.ref.off, len: p.ref.len });
+      owners.push(p);
+    }
+  });
+  if (refs.length > 0) {
+    const bodies = await read(refs);
+    bodies.forEach((line, j) => {
+      const body = line === undefined ? undefined : parseEventBody(line);
+      if (body === undefined) return;
+      owners[j].attempt.request.body = body;
+      owners[j].ref = undefined;
+    });
+  }
+  return parsed.filter((p): p is ParsedAttempt => p !== undefined && p.ref === undefined).map((p) => p.attempt);
 }

@@ -1,0 +1,239 @@
+// Compact (positional) forms of attempts and delivery summaries for the history log's
+// lines (format in records.ts). A record is written compactly only when decoding gives
+// it back exactly: the same own keys in the same order with the same values, so the
+// inspector shows what was sent and received to the byte. Anything else (an imported
+// record of another shape, odd values) is written as plain JSON, as before.
+import type { AttemptRecord, DeliverySummary } from '../history-types.js';
+import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
+
+/** An attempt's request body stored as the event line at this offset of the same segment (bytes, no newline). */
+export interface BodyRef {
+  off: number;
+  len: number;
+}
+
+const ATTEMPT_KEYS = [
+  'delivery_id',
+  'subscription_id',
+  'attempt',
+  'started_at',
+  'duration_ms',
+  'request',
+  'response',
+  'error',
+  'succeeded',
+  'next_attempt_at',
+  'rule',
+  'rule_detail',
+] as const;
+const REQUEST_KEYS = ['method', 'url', 'headers', 'body'];
+const RESPONSE_KEYS = ['status', 'headers', 'body', 'truncated'];
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
+  let i = 0;
+  for (const k in o) {
+    if (i < keys.length) {
+      if (k !== keys[i]) return false;
+    } else if (exact) return false;
+    i++;
+  }
+  return i >= keys.length;
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && (v as object).constructor === Object;
+
+function canCompactAttempt(a: AttemptRecord): boolean {
+  const req: unknown = a.request;
+  const res: unknown = a.response;
+  return (
+    isPlain(a) &&
+    hasKeys(a, ATTEMPT_KEYS, false) &&
+    typeof a.delivery_id === 'string' &&
+    typeof a.subscription_id === 'string' &&
+    isNum(a.attempt) &&
+    typeof a.started_at === 'string' &&
+    isNum(a.duration_ms) &&
+    isPlain(req) &&
+    hasKeys(req, REQUEST_KEYS, true) &&
+    req.method === 'POST' &&
+    typeof req.url === 'string' &&
+    isStringRecord(req.headers) &&
+    typeof req.body === 'string' &&
+    (res === null ||
+      (isPlain(res) &&
+        hasKeys(res, RESPONSE_KEYS, true) &&
+        isNum(res.status) &&
+        isStringRecord(res.headers) &&
+        typeof res.body === 'string' &&
+        typeof res.truncated === 'boolean')) &&
+    (a.error === null || typeof a.error === 'string') &&
+    typeof a.succeeded === 'boolean' &&
+    (a.next_attempt_at === null || isNum(a.next_attempt_at)) &&
+    typeof a.rule === 'string' &&
+    typeof a.rule_detail === 'string'
+  );
+}
+
+/** Keys after the first `n` of `o`, as a JSON object, or '' if none. */
+function extrasJson(o: object, n: number): string {
+  let i = 0;
+  let extras: Record<string, unknown> | null = null;
+  for (const k in o) {
+    if (i++ < n) continue;
+    extras ??= {};
+    setOwn(extras, k, (o as Record<string, unknown>)[k]);
+  }
+  return extras ? ',' + JSON.stringify(extras) : '';
+}
+
+/**
+ * The compact JSON array of an attempt, or undefined if it cannot be written compactly:
+ *   [subscription_id, attempt, started_at, duration_ms, url, request headers,
+ *    request body | [offset, length] of the event line holding it,
+ *    null | [status, headers, body, truncated], error, succeeded, next_attempt_at,
+ *    rule, rule_detail, {later keys}?]
+ * The delivery id is the line's "d".
+ */
+export function encodeAttempt(a: AttemptRecord, bodyJson: (s: string) => string, ref?: BodyRef): string | undefined {
+  if (!canCompactAttempt(a)) return undefined;
+  const id = a.delivery_id;
+  const req = a.request;
+  const res = a.response;
+  const response = res === null ? 'null' : `[${res.status},${encodeHeaders(res.headers, id)},${JSON.stringify(res.body)},${res.truncated}]`;
+  return (
+    `[${JSON.stringify(a.subscription_id)},${a.attempt},${JSON.stringify(a.started_at)},${a.duration_ms},${JSON.stringify(req.url)},` +
+    `${encodeHeaders(req.headers, id)},${ref ? `[${ref.off},${ref.len}]` : bodyJson(req.body)},${response},` +
+    `${a.error === null ? 'null' : JSON.stringify(a.error)},${a.succeeded},${a.next_attempt_at},${JSON.stringify(a.rule)},` +
+    `${JSON.stringify(a.rule_detail)}${extrasJson(a, ATTEMPT_KEYS.length)}]`
+  );
+}
+
+function copyExtras(to: Record<string, unknown>, extras: unknown): void {
+  if (extras === undefined) return;
+  if (!isPlain(extras)) throw new Error('attempt: bad extras');
+  for (const k of Object.keys(extras)) setOwn(to, k, extras[k]);
+}
+
+/**
+ * An attempt from its compact array. `body` is the request body when the array holds
+ * a reference ([offset, length]) instead; with no body given, such an attempt is
+ * returned with the reference in `ref` and an empty body, for the caller to fill in.
+ */
+export function decodeAttempt(x: unknown, deliveryId: string): { attempt: AttemptRecord; ref?: BodyRef } {
+  if (!Array.isArray(x) || x.length < 13 || x.length > 14) throw new Error('attempt: not a compact attempt');
+  const [sub, n, started, duration, url, reqHeaders, body, res, error, succeeded, next, rule, detail, extras] = x as unknown[];
+  let ref: BodyRef | undefined;
+  if (Array.isArray(body)) {
+    if (body.length !== 2 || !isNum(body[0]) || !isNum(body[1])) throw new Error('attempt: bad body reference');
+    ref = { off: body[0], len: body[1] };
+  } else if (typeof body !== 'string') throw new Error('attempt: bad body');
+  let response: AttemptRecord['response'] = null;
+  if (res !== null) {
+    if (!Array.isArray(res) || res.length !== 4) throw new Error('attempt: bad response');
+    const [status, headers, resBody, truncated] = res as unknown[];
+    response = {
+      status: status as number,
+      headers: decodeHeaders(headers, deliveryId),
+      body: resBody as string,
+      truncated: truncated as boolean,
+    };
+  }
+  const attempt = {
+    delivery_id: deliveryId,
+    subscription_id: sub,
+    attempt: n,
+    started_at: started,
+    duration_ms: duration,
+    request: { method: 'POST', url, headers: decodeHeaders(reqHeaders, deliveryId), body: ref ? '' : body },
+    response,
+    error,
+    succeeded,
+    next_attempt_at: next,
+    rule,
+    rule_detail: detail,
+  } as AttemptRecord;
+  copyExtras(attempt as unknown as Record<string, unknown>, extras);
+  return ref ? { attempt, ref } : { attempt };
+}
+
+const SUMMARY_KEYS = [
+  'id',
+  'event_id',
+  'event_type',
+  'subscription_id',
+  'company_id',
+  'document_id',
+  'url',
+  'status',
+  'attempts',
+  'created_at',
+  'last_attempt_at',
+  'last_status_code',
+  'last_error',
+  'last_duration_ms',
+  'next_attempt_at',
+] as const;
+
+/** A summary as a JSON array of its values in SUMMARY_KEYS order (plus {later keys}), or plain JSON when its keys do not start so. */
+export function encodeSummary(d: DeliverySummary): string {
+  if (!isPlain(d) || !hasKeys(d, SUMMARY_KEYS, false)) return JSON.stringify(d);
+  let out = '[';
+  for (let i = 0; i < SUMMARY_KEYS.length; i++) {
+    const json = JSON.stringify(d[SUMMARY_KEYS[i]]) as string | undefined;
+    if (json === undefined) return JSON.stringify(d); // a key JSON leaves out stays left out
+    out += (i > 0 ? ',' : '') + json;
+  }
+  return out + extrasJson(d, SUMMARY_KEYS.length) + ']';
+}
+
+/** A summary from encodeSummary's output (parsed); undefined if it is neither form. */
+export function decodeSummary(w: unknown): DeliverySummary | undefined {
+  if (isPlain(w)) return typeof w.id === 'string' ? (w as unknown as DeliverySummary) : undefined;
+  if (!Array.isArray(w) || w.length < SUMMARY_KEYS.length || w.length > SUMMARY_KEYS.length + 1 || typeof w[0] !== 'string')
+    return undefined;
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < SUMMARY_KEYS.length; i++) out[SUMMARY_KEYS[i]] = w[i];
+  copyExtras(out, w[SUMMARY_KEYS.length]);
+  return out as unknown as DeliverySummary;
+}
+
+const summaryIndex = new Map<string, number>(SUMMARY_KEYS.map((k, i) => [k, i]));
+
+/**
+ * What changed from `old` to `d`, as a JSON object keyed by SUMMARY_KEYS index (or by
+ * name for other keys), or undefined when a patch cannot express it (a key went away or
+ * moved: write the whole summary). '{}' means nothing changed.
+ */
+export function summaryPatch(old: DeliverySummary, d: DeliverySummary): string | undefined {
+  const oldKeys = Object.keys(old);
+  if (!isPlain(d)) return undefined;
+  let i = 0;
+  let out = '';
+  for (const k in d) {
+    if (i < oldKeys.length && oldKeys[i] !== k) return undefined;
+    const v = (d as unknown as Record<string, unknown>)[k];
+    const was = i < oldKeys.length ? (old as unknown as Record<string, unknown>)[k] : undefined;
+    i++;
+    if (v === was) continue;
+    const json = JSON.stringify(v) as string | undefined;
+    const idx = summaryIndex.get(k);
+    if (json === undefined || (idx === undefined && /^\d+$/.test(k))) return undefined;
+    if (typeof was === 'object' && was !== null && JSON.stringify(was) === json) continue;
+    out += `${out ? ',' : ''}${idx === undefined ? JSON.stringify(k) : `"${idx}"`}:${json}`;
+  }
+  return i < oldKeys.length ? undefined : `{${out}}`;
+}
+
+/** `old` with a parsed patch applied (keys kept in place, new ones appended). */
+export function applyPatch(old: DeliverySummary, patch: Record<string, unknown>): DeliverySummary {
+  const out: Record<string, unknown> = { ...old };
+  for (const k of Object.keys(patch)) {
+    const name = /^\d+$/.test(k) ? SUMMARY_KEYS[Number(k)] : k;
+    if (name === undefined) throw new Error('patch: unknown field');
+    setOwn(out, name, patch[k]);
+  }
+  return out as unknown as DeliverySummary;
+}

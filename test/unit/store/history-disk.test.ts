@@ -1,0 +1,274 @@
+// The history log's compact lines against a real temp folder: what the inspector reads
+// back (attempts with their request body, headers and response; summaries; event bodies)
+// is exactly what was recorded, after a reopen, across segments, retention and a
+// rollback; a data folder written by the previous line format still opens and reads back
+// exactly; and a delivery costs at most 1.5 KB of disk.
+import { afterEach, describe, expect, it } from 'vitest';
+import { cp, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/backend/store/history-log.js';
+import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
+import { attempt, delivery, event, tempDir } from './history-fixtures.js';
+import { newId } from '../../../src-main/backend/ids.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+const logs: HistoryLog[] = [];
+
+afterEach(async () => {
+  for (const log of logs.splice(0)) await log.close().catch(() => {});
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function setup(opts: Partial<HistoryLogOptions> = {}) {
+  const t = await tempDir();
+  cleanups.push(t.cleanup);
+  const make = async () => {
+    const log = createHistoryLog({ dir: t.dir, cap: 1000, ...opts });
+    logs.push(log);
+    await log.open();
+    return log;
+  };
+  return { dir: t.dir, make };
+}
+
+async function folderBytes(dir: string): Promise<number> {
+  let n = 0;
+  for (const f of await readdir(dir)) n += (await stat(join(dir, f))).size;
+  return n;
+}
+
+const allText = async (dir: string) => (await Promise.all((await readdir(dir)).sort().map((f) => readFile(join(dir, f), 'utf8')))).join('');
+
+/** Same JSON text and the same own keys in the same order. */
+function expectExact(back: unknown, original: unknown): void {
+  expect(JSON.stringify(back)).toBe(JSON.stringify(original));
+  expect(back).toStrictEqual(JSON.parse(JSON.stringify(original)));
+}
+
+const body730 = (id: string) =>
+  JSON.stringify({
+    id,
+    type: 'document.updated',
+    data: { document: { public_id: 'doc_1', title: `Deal "${id}" é 😀`, recipients: [1, 2, 3].map(() => ({ public_id: newId('rcp') })) } },
+  }).padEnd(730, ' ');
+
+const withBody = (id: string, body: string, over: Partial<AttemptRecord> = {}) =>
+  attempt({ delivery_id: id, request: { ...attempt().request, headers: { 'webhook-id': id }, body }, ...over });
+
+describe('history log: compact lines read back exactly', () => {
+  it('an attempt whose body is its event body refers to it; any other body is kept whole', async () => {
+    const { dir, make } = await setup();
+    const log = await make();
+    const body = body730('evt_1');
+    log.recordEvent(event({ id: 'evt_1' }), body);
+    log.recordDelivery(delivery({ id: 'msg_1', event_id: 'evt_1' }));
+    const sent = [
+      withBody('msg_1', body, { succeeded: false, response: null, error: 'timeout', next_attempt_at: 9 }),
+      withBody('msg_1', body.replace('Deal', 'Faulty'), { attempt: 2 }), // a fault changed the body
+      withBody('msg_1', body, { attempt: 3 }),
+    ];
+    for (const a of sent) log.recordAttempt(a);
+    log.recordDelivery(delivery({ id: 'msg_1', event_id: 'evt_1', status: 'succeeded', attempts: 3 }));
+    await log.flush();
+    const text = await allText(dir);
+    expect(text.split('Faulty').length).toBe(2); // the changed body once, the event's never in full (deflated)
+    expect(text).not.toContain('Deal');
+    expectExact(await log.getAttempts('msg_1'), sent);
+    await log.close();
+    const again = await make();
+    expectExact(await again.getAttempts('msg_1'), sent);
+    expect(await again.getEventBody('evt_1')).toBe(body);
+    expectExact(again.getDelivery('msg_1'), delivery({ id: 'msg_1', event_id: 'evt_1', status: 'succeeded', attempts: 3 }));
+  });
+
+  it('never refers across segments: an attempt that starts a new segment holds its body', async () => {
+    const { dir, make } = await setup({ segmentBytes: 1000 });
+    const log = await make();
+    const body = body730('evt_1');
+    log.recordEvent(event({ id: 'evt_1' }), body);
+    log.recordDelivery(delivery({ id: 'msg_1', event_id: 'evt_1' }));
+    const sent = [1, 2, 3, 4].map((n) => withBody('msg_1', body, { attempt: n }));
+    for (const a of sent) log.recordAttempt(a);
+    await log.close();
+    expect((await readdir(dir)).length).toBeGreaterThan(2);
+    expect(await allText(dir)).toContain('Deal'); // held whole (the event line's copy is deflated)
+    expectExact(await (await make()).getAttempts('msg_1'), sent);
+  });
+
+  it('retention carries a pending delivery with its bodies whole, and a reopen reads it exactly', async () => {
+    const { dir, make } = await setup({ cap: 2, segmentDeliveries: 1 });
+    const log = await make();
+    const body = body730('evt_p');
+    log.recordEvent(event({ id: 'evt_p' }), body);
+    log.recordDelivery(delivery({ id: 'msg_p', event_id: 'evt_p' }));
+    const sent = [withBody('msg_p', body, { succeeded: false, next_attempt_at: 5 })];
+    log.recordAttempt(sent[0]);
+    for (let i = 0; i < 3; i++) {
+      log.recordEvent(event({ id: `evt_${i}` }), `{"n":${i}}`);
+      log.recordDelivery(delivery({ id: `msg_${i}`, event_id: `evt_${i}`, status: 'succeeded' }));
+    }
+    await waitFor(async () => !(await readdir(dir)).includes('seg-000001.jsonl'));
+    sent.push(withBody('msg_p', body, { attempt: 2 }));
+    log.recordAttempt(sent[1]);
+    expectExact(await log.getAttempts('msg_p'), sent);
+    await log.close();
+    const again = await make();
+    expectExact(await again.getAttempts('msg_p'), sent);
+    expect(await again.getEventBody('evt_p')).toBe(body);
+  });
+
+  it('after a rollback, no attempt refers to an event line that was cut off', async () => {
+    const { make } = await setup();
+    const log = await make();
+    log.recordEvent(event({ id: 'evt_keep' }), '{"keep":1}');
+    await log.flush();
+    const mark = log.mark();
+    const body = body730('evt_x');
+    log.recordEvent(event({ id: 'evt_x' }), body);
+    await log.flush();
+    await log.rollback(mark);
+    log.recordEvent(event({ id: 'evt_other' }), body730('evt_other'));
+    log.recordDelivery(delivery({ id: 'msg_x', event_id: 'evt_x' }));
+    const sent = withBody('msg_x', body);
+    log.recordAttempt(sent);
+    expectExact(await log.getAttempts('msg_x'), [sent]);
+    await log.close();
+    expectExact(await (await make()).getAttempts('msg_x'), [sent]);
+  });
+
+  it('a change writes only what changed; a field that goes away writes the whole summary; no change writes nothing', async () => {
+    const { dir, make } = await setup();
+    const log = await make();
+    const d0 = delivery({ id: 'msg_1', next_attempt_at: 7 });
+    log.recordDelivery(d0);
+    await log.flush();
+    const size0 = await folderBytes(dir);
+    const d1: DeliverySummary = { ...d0, status: 'failed', attempts: 1, last_error: 'x', next_attempt_at: null, last_tunnel_offline: true };
+    log.recordDelivery(d1);
+    await log.flush();
+    const size1 = await folderBytes(dir);
+    expect(size1 - size0).toBeLessThan(110);
+    log.recordDelivery({ ...d1 });
+    await log.flush();
+    expect(await folderBytes(dir)).toBe(size1);
+    const d2 = { ...d1, status: 'pending' } as Partial<DeliverySummary>;
+    delete d2.last_tunnel_offline;
+    log.recordDelivery(d2 as DeliverySummary);
+    expectExact(log.getDelivery('msg_1'), d2);
+    await log.close();
+    expectExact((await make()).getDelivery('msg_1'), d2);
+  });
+});
+
+async function waitFor(ok: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface Expected {
+  deliveries: { summary: DeliverySummary; attempts: AttemptRecord[] }[];
+  events: { summary: EventSummary; body: string }[];
+}
+
+describe('history log: a folder written by the previous line format', () => {
+  const fixtures = join(import.meta.dirname, 'fixtures');
+
+  it('opens and reads back exactly, also with new lines appended and after retention carries an old delivery', async () => {
+    const { dir, make } = await setup({ cap: 6, segmentDeliveries: 1 });
+    await cp(join(fixtures, 'history-v1'), dir, { recursive: true });
+    const expected = JSON.parse(await readFile(join(fixtures, 'history-v1.expected.json'), 'utf8')) as Expected;
+    const check = async (log: HistoryLog) => {
+      for (const d of expected.deliveries) {
+        expectExact(log.getDelivery(d.summary.id), d.summary);
+        expectExact(await log.getAttempts(d.summary.id), d.attempts);
+      }
+      for (const e of expected.events) {
+        expectExact(log.getEvent(e.summary.id), e.summary);
+        expect(await log.getEventBody(e.summary.id)).toBe(e.body);
+      }
+    };
+    const log = await make();
+    expect(expected.deliveries.map((d) => d.attempts.length)).toEqual([2, 2, 1, 1, 1, 1]);
+    await check(log);
+    // New lines after old ones: an attempt and a change to the old pending delivery.
+    const pending = expected.deliveries[0];
+    const body = expected.events[0].body;
+    const third = withBody(pending.summary.id, body, { attempt: 3 });
+    log.recordAttempt(third);
+    pending.attempts.push(third);
+    pending.summary = { ...pending.summary, attempts: 3, last_status_code: 200 };
+    log.recordDelivery(pending.summary);
+    await check(log);
+    await log.close();
+    await check(await make());
+  });
+});
+
+describe('history log: disk per delivery', () => {
+  it('is at most 1.5 KB for a 730-byte body and one successful attempt, each its own event', async () => {
+    const { dir, make } = await setup();
+    const log = await make();
+    const n = 500;
+    const sent: AttemptRecord[] = [];
+    for (let i = 0; i < n; i++) {
+      const eventId = newId('evt');
+      const id = newId('msg');
+      const body = body730(eventId);
+      expect(body.length).toBe(730);
+      log.recordEvent(event({ id: eventId, document_id: 'doc_1', timestamp: new Date(1.8e12 + i).toISOString() }), body);
+      const d = delivery({
+        id,
+        event_id: eventId,
+        subscription_id: 'wh_1',
+        url: 'http://127.0.0.1:4011/hook',
+        next_attempt_at: 1.8e12 + i,
+      });
+      log.recordDelivery(d);
+      const a = attempt({
+        delivery_id: id,
+        started_at: new Date(1.8e12 + i).toISOString(),
+        request: {
+          method: 'POST',
+          url: d.url,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Countersign-Webhooks/0.1',
+            'webhook-id': id,
+            'webhook-timestamp': String(1.8e9 + i),
+            'webhook-signature':
+              'v1,' +
+              Buffer.from(newId('s') + newId('s'))
+                .toString('base64')
+                .slice(0, 44),
+          },
+          body,
+        },
+        response: {
+          status: 200,
+          headers: { date: new Date(1.8e12).toUTCString(), connection: 'keep-alive', 'content-length': '2' },
+          body: 'ok',
+          truncated: false,
+        },
+      });
+      log.recordAttempt(a);
+      sent.push(a);
+      log.recordDelivery({
+        ...d,
+        status: 'succeeded',
+        attempts: 1,
+        last_attempt_at: a.started_at,
+        last_status_code: 200,
+        last_duration_ms: 12,
+        next_attempt_at: null,
+      });
+    }
+    await log.close();
+    const perDelivery = (await folderBytes(dir)) / n;
+    expect(perDelivery).toBeLessThanOrEqual(1536);
+    const again = await make();
+    for (const a of sent.slice(-20)) expectExact(await again.getAttempts(a.delivery_id), [a]);
+  });
+});
