@@ -17,6 +17,7 @@ import { getPhase } from './lib/get-phase.mjs';
 import { wrkMissing } from './lib/wrk.mjs';
 import { millionPhase } from './lib/million.mjs';
 import { soakPhase } from './lib/soak.mjs';
+import { GC_HINT_NODE_ARGS } from './lib/gc-hint.mjs';
 import { buildRows } from './lib/rows.mjs';
 import { machineInfo, renderTable } from './lib/report.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -26,6 +27,12 @@ const bench = join(root, 'bench');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const profile = args.has('--profile');
+// --only=get,deliveries,history,million runs those groups of rows (history: rows 2 and 4-7); the others print "not run".
+const GROUPS = ['get', 'deliveries', 'history', 'million'];
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
+for (const g of only ?? []) if (!GROUPS.includes(g)) throw new Error(`--only: unknown group "${g}" (groups: ${GROUPS.join(', ')})`);
+const want = (group) => !only || only.has(group);
 const WINDOW = quick ? { warmupMs: 500, durationMs: 2000 } : { warmupMs: 1000, durationMs: 5000 };
 const P = {
   connections: 50,
@@ -50,7 +57,9 @@ async function setUp(ctx) {
   const receiverProc = await startNode(join(bench, 'receiver.mjs'), [], { name: 'receiver' });
   ctx.receiver = { ...receiverProc.ready, pid: receiverProc.child.pid };
   if (profile) await mkdir(ctx.profDir, { recursive: true });
-  ctx.cs = await startCountersign({ root, dataDir: ctx.dataDir, nodeArgs: profile ? ['--cpu-prof', '--cpu-prof-dir', ctx.profDir] : [] });
+  // GC_HINT_NODE_ARGS start nothing; they let the soak ask for a full GC at its very end (lib/gc-hint.mjs).
+  const nodeArgs = [...GC_HINT_NODE_ARGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', ctx.profDir] : [])];
+  ctx.cs = await startCountersign({ root, dataDir: ctx.dataDir, nodeArgs });
   log(`Countersign pid ${ctx.cs.pid} at ${ctx.cs.api}; receiver at ${ctx.receiver.url}`);
   await sleep(2000); // start-up work settles
   ctx.idle = { fresh: rssOf(ctx.cs.pid) };
@@ -76,7 +85,7 @@ async function phaseGet(ctx) {
   log(
     `row 1: GET /documents/:id with wrk (${P.wrk.threads} threads, ${P.wrk.connections} connections): Countersign, bare node:http, bare Express, alternated`,
   );
-  return getPhase(ctx, { ...P.wrk, rounds: P.rounds, log });
+  return getPhase(ctx, { ...P.wrk, rounds: P.rounds, extraRounds: quick ? 0 : 2, saturatedPct: P.saturatedPct, log });
 }
 
 async function phaseDeliveries(ctx) {
@@ -126,21 +135,28 @@ async function exactCheck(ctx) {
   return { delivery: id, bodyBytes: Buffer.byteLength(sample.body), diffs };
 }
 
-async function measure(ctx) {
-  await setUp(ctx);
-  const get = await phaseGet(ctx);
-
+/** Rows 2 and 4-7: PUT at a small history, seeding to the goal, PUT at the large history, the soak. */
+async function phaseHistory(ctx) {
   log('row 2: PUT /documents/:id at 1,000 deliveries in history');
   await putCount(ctx, 1000, P.connections, 'seed1k');
   await waitHistory(ctx, ctx.expectedCs);
+  const beforePutSmall = await snapshot(ctx);
   const putSmall = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'small', rounds: P.rounds });
+  await waitHistory(ctx, ctx.expectedCs);
   const afterPutSmall = await snapshot(ctx);
-
-  const deliveries = await phaseDeliveries(ctx);
+  // Disk per delivery with one subscription: every delivery has an event of its own (nothing shared).
+  const diskSingle = {
+    deliveries: afterPutSmall.history_deliveries - beforePutSmall.history_deliveries,
+    bytes: afterPutSmall.history_bytes - beforePutSmall.history_bytes,
+  };
+  diskSingle.bytesPerDelivery = diskSingle.bytes / diskSingle.deliveries;
+  // The deliveries phase, when it runs, comes between the two PUT figures (it adds history too).
+  const deliveries = want('deliveries') ? await phaseDeliveries(ctx) : null;
   const afterDeliveries = await snapshot(ctx);
 
   const { seeded, after: afterSeed, disk } = await phaseSeed(ctx, afterDeliveries);
-  disk.bodyBytes = deliveries.bodyBytes;
+  disk.bodyBytes = disk.exact.bodyBytes;
+  disk.single = diskSingle;
 
   log(`row 2: PUT /documents/:id at ${seeded.history_deliveries.toLocaleString('en-US')} deliveries in history`);
   const putLarge = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'large', rounds: P.rounds });
@@ -149,6 +165,22 @@ async function measure(ctx) {
   const soak = await soakPhase(ctx, { ...P.soak, quick, log });
   ctx.idle.afterSoak = soak.idle.rss;
   ctx.idle.afterSoakHow = soak.idle.how;
+  ctx.idle.afterSoakNoGc = soak.idle.noGcRss;
+  return {
+    putSmall,
+    putLarge,
+    deliveries,
+    seeded,
+    disk,
+    soak,
+    snapshots: { afterPutSmall, afterDeliveries, afterSeed, afterPutLarge },
+  };
+}
+
+async function measure(ctx) {
+  await setUp(ctx);
+  const get = want('get') ? await phaseGet(ctx) : null;
+  const history = want('history') ? await phaseHistory(ctx) : { deliveries: want('deliveries') ? await phaseDeliveries(ctx) : null };
 
   log('stopping Countersign (SIGTERM)');
   const stopStarted = performance.now();
@@ -158,24 +190,13 @@ async function measure(ctx) {
   await stopChild(ctx.express.child, 5000);
 
   // A failure here (the seeder, a start-up that never ends) is a MISS in the table with its reason, not a lost run.
-  const million = await millionPhase({ root, receiverUrl: ctx.receiver.url, ...P.million, log }).catch((err) => {
-    log(`row 8 failed: ${err?.stack ?? err}`);
-    return { skipped: `failed: ${String(err?.message ?? err).slice(0, 500)}` };
-  });
-  return {
-    params: { ...P, ...WINDOW, quick },
-    get,
-    putSmall,
-    putLarge,
-    deliveries,
-    seeded,
-    disk,
-    idle: ctx.idle,
-    snapshots: { afterPutSmall, afterDeliveries, afterSeed, afterPutLarge },
-    stop,
-    soak,
-    million,
-  };
+  const million = want('million')
+    ? await millionPhase({ root, receiverUrl: ctx.receiver.url, ...P.million, log }).catch((err) => {
+        log(`row 8 failed: ${err?.stack ?? err}`);
+        return { skipped: `failed: ${String(err?.message ?? err).slice(0, 500)}` };
+      })
+    : null;
+  return { params: { ...P, ...WINDOW, quick, only: only ? [...only] : 'all' }, get, ...history, idle: ctx.idle, stop, million };
 }
 
 async function addProfile(results, ctx) {
@@ -184,11 +205,19 @@ async function addProfile(results, ctx) {
   results.profile = await summariseProfile(ctx.profDir, await readdir(ctx.profDir), {
     spawnedAt: ctx.cs.spawnedAt,
     windows: [
-      ...(get.skipped ? [] : [w('GET window (best Countersign round)', get.cs)]),
-      w('PUT window at the small history', putSmall.load),
-      { name: 'delivery burst window', from: deliveries.putLoad.startedAt, to: deliveries.putLoad.startedAt + deliveries.seconds * 1000 },
-      { name: 'delivery backlog window (engine only)', from: deliveries.backlog.releasedAt, to: deliveries.backlog.drainedAt },
-      w('PUT window at the large history', putLarge.load),
+      ...(get && !get.skipped ? [w('GET window (best Countersign round)', get.cs)] : []),
+      ...(putSmall ? [w('PUT window at the small history', putSmall.load)] : []),
+      ...(deliveries
+        ? [
+            {
+              name: 'delivery burst window',
+              from: deliveries.putLoad.startedAt,
+              to: deliveries.putLoad.startedAt + deliveries.seconds * 1000,
+            },
+            { name: 'delivery backlog window (engine only)', from: deliveries.backlog.releasedAt, to: deliveries.backlog.drainedAt },
+          ]
+        : []),
+      ...(putLarge ? [w('PUT window at the large history', putLarge.load)] : []),
     ],
   });
 }
@@ -202,11 +231,13 @@ function report(results) {
   out.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}, ${machine.platform}`);
   out.push(`Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`);
   out.push(
-    `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
+    `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${results.get?.rounds?.ref?.length ?? 0} rounds alternating Countersign, reference and bare Express (${P.rounds}, and up to 2 more while the reference had not reached ${P.saturatedPct}% of a core), best of each shown (for the reference, best of its saturated windows if any). PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
   );
-  out.push(
-    `Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${deliveries.refRounds.length}.`,
-  );
+  if (only) out.push(`Only the groups ${[...only].join(', ')} were run (--only); every other figure says "not run".`);
+  if (deliveries)
+    out.push(
+      `Deliveries: ${deliveries.n.toLocaleString('en-US')} (${P.fanoutPuts} PUTs x ${P.fanoutSubs} subscriptions of type all, ${deliveries.bodyBytes} B bodies), timed from the first PUT to the last attempt logged; reference: the same body POSTed ${deliveries.n.toLocaleString('en-US')} times at ${P.referenceConnections} in flight (the engine's concurrency), best of ${deliveries.refRounds.length}.`,
+    );
   out.push('', renderTable(results.rows), '');
   for (const r of results.rows) if (r.note) out.push(`Note on "${r.metric.trim()}": ${r.note}`);
   out.push(

@@ -1,10 +1,9 @@
 // Which address `countersign listen` subscribes the service to (commands/listen.ts): the
 // inbox's local URL when the service runs on this machine (loopback), else the tunnel's
-// public URL, and exit 3 saying how to open the tunnel when it is not online. The remote
-// off this machine cannot be played end to end here (a non-loopback connection must be
-// https and resolve to a host the test owns, and the ngrok cloud is out of reach), so this
-// one decision is checked on its own; the loopback path runs end to end in
-// test/cli/listen-connection.test.ts.
+// public URL, and exit 3 saying how to open the tunnel when it is not online. The
+// decision on its own, for every loopback spelling; both paths also run end to end with
+// the command as a child process (test/cli/listen-connection.test.ts for a loopback
+// remote, test/cli/listen-tunnel.test.ts for one behind https with the tunnel faked).
 import { describe, expect, it } from 'vitest';
 import { subscriptionUrl, type Sides } from '../../../src-main/cli/commands/listen.js';
 import { httpTarget } from '../../../src-main/cli/target.js';
