@@ -17,6 +17,7 @@ import { getPhase } from './lib/get-phase.mjs';
 import { wrkMissing } from './lib/wrk.mjs';
 import { millionPhase } from './lib/million.mjs';
 import { soakPhase } from './lib/soak.mjs';
+import { GC_HINT_NODE_ARGS } from './lib/gc-hint.mjs';
 import { buildRows } from './lib/rows.mjs';
 import { machineInfo, renderTable } from './lib/report.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -56,7 +57,9 @@ async function setUp(ctx) {
   const receiverProc = await startNode(join(bench, 'receiver.mjs'), [], { name: 'receiver' });
   ctx.receiver = { ...receiverProc.ready, pid: receiverProc.child.pid };
   if (profile) await mkdir(ctx.profDir, { recursive: true });
-  ctx.cs = await startCountersign({ root, dataDir: ctx.dataDir, nodeArgs: profile ? ['--cpu-prof', '--cpu-prof-dir', ctx.profDir] : [] });
+  // GC_HINT_NODE_ARGS start nothing; they let the soak ask for a full GC at its very end (lib/gc-hint.mjs).
+  const nodeArgs = [...GC_HINT_NODE_ARGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', ctx.profDir] : [])];
+  ctx.cs = await startCountersign({ root, dataDir: ctx.dataDir, nodeArgs });
   log(`Countersign pid ${ctx.cs.pid} at ${ctx.cs.api}; receiver at ${ctx.receiver.url}`);
   await sleep(2000); // start-up work settles
   ctx.idle = { fresh: rssOf(ctx.cs.pid) };
@@ -82,7 +85,7 @@ async function phaseGet(ctx) {
   log(
     `row 1: GET /documents/:id with wrk (${P.wrk.threads} threads, ${P.wrk.connections} connections): Countersign, bare node:http, bare Express, alternated`,
   );
-  return getPhase(ctx, { ...P.wrk, rounds: P.rounds, log });
+  return getPhase(ctx, { ...P.wrk, rounds: P.rounds, extraRounds: quick ? 0 : 2, saturatedPct: P.saturatedPct, log });
 }
 
 async function phaseDeliveries(ctx) {
@@ -137,14 +140,23 @@ async function phaseHistory(ctx) {
   log('row 2: PUT /documents/:id at 1,000 deliveries in history');
   await putCount(ctx, 1000, P.connections, 'seed1k');
   await waitHistory(ctx, ctx.expectedCs);
+  const beforePutSmall = await snapshot(ctx);
   const putSmall = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'small', rounds: P.rounds });
+  await waitHistory(ctx, ctx.expectedCs);
   const afterPutSmall = await snapshot(ctx);
+  // Disk per delivery with one subscription: every delivery has an event of its own (nothing shared).
+  const diskSingle = {
+    deliveries: afterPutSmall.history_deliveries - beforePutSmall.history_deliveries,
+    bytes: afterPutSmall.history_bytes - beforePutSmall.history_bytes,
+  };
+  diskSingle.bytesPerDelivery = diskSingle.bytes / diskSingle.deliveries;
   // The deliveries phase, when it runs, comes between the two PUT figures (it adds history too).
   const deliveries = want('deliveries') ? await phaseDeliveries(ctx) : null;
   const afterDeliveries = await snapshot(ctx);
 
   const { seeded, after: afterSeed, disk } = await phaseSeed(ctx, afterDeliveries);
   disk.bodyBytes = disk.exact.bodyBytes;
+  disk.single = diskSingle;
 
   log(`row 2: PUT /documents/:id at ${seeded.history_deliveries.toLocaleString('en-US')} deliveries in history`);
   const putLarge = await putPhase(ctx, { durationMs: WINDOW.durationMs, connections: P.connections, tag: 'large', rounds: P.rounds });
@@ -153,6 +165,7 @@ async function phaseHistory(ctx) {
   const soak = await soakPhase(ctx, { ...P.soak, quick, log });
   ctx.idle.afterSoak = soak.idle.rss;
   ctx.idle.afterSoakHow = soak.idle.how;
+  ctx.idle.afterSoakNoGc = soak.idle.noGcRss;
   return {
     putSmall,
     putLarge,
@@ -218,7 +231,7 @@ function report(results) {
   out.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}, ${machine.platform}`);
   out.push(`Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`);
   out.push(
-    `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${P.rounds} rounds alternating Countersign, reference and bare Express, best of each shown. PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
+    `GET: wrk, ${P.wrk.threads} threads, ${P.wrk.connections} connections, ${P.wrk.warmupSeconds} s warm-up + ${P.wrk.seconds} s measured per window, ${results.get?.rounds?.ref?.length ?? 0} rounds alternating Countersign, reference and bare Express (${P.rounds}, and up to 2 more while the reference had not reached ${P.saturatedPct}% of a core), best of each shown (for the reference, best of its saturated windows if any). PUT: undici, ${P.connections} connections, ${P.rounds} windows of ${WINDOW.durationMs / 1000} s at each history size, best shown.`,
   );
   if (only) out.push(`Only the groups ${[...only].join(', ')} were run (--only); every other figure says "not run".`);
   if (deliveries)

@@ -9,7 +9,7 @@ import { rssOf } from './procs.mjs';
 
 const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
 
-export async function getPhase(ctx, { seconds, warmupSeconds, threads, connections, rounds, log }) {
+export async function getPhase(ctx, { seconds, warmupSeconds, threads, connections, rounds, extraRounds = 2, saturatedPct = 90, log }) {
   const path = `/documents/${ctx.docs[0]}`;
   const targets = {
     cs: { url: `${ctx.cs.api}${path}`, pid: ctx.cs.pid, headers: { 'x-api-key': ctx.cs.key } },
@@ -17,7 +17,10 @@ export async function getPhase(ctx, { seconds, warmupSeconds, threads, connectio
     express: { url: `${ctx.express.url}${path}`, pid: ctx.express.pid },
   };
   const all = { cs: [], ref: [], express: [] };
-  for (let i = 0; i < rounds; i++) {
+  // Up to `extraRounds` more rounds while the reference has not yet been saturated in any
+  // window (other programs held the cores): a quieter moment may come.
+  const saturated = () => all.ref.some((r) => r.cpu.server >= saturatedPct);
+  for (let i = 0; i < rounds || (i < rounds + extraRounds && !saturated()); i++) {
     for (const [name, t] of Object.entries(targets)) {
       const common = { url: t.url, headers: t.headers, threads, connections, serverPid: t.pid };
       await runWrk({ ...common, seconds: warmupSeconds });
@@ -29,9 +32,11 @@ export async function getPhase(ctx, { seconds, warmupSeconds, threads, connectio
       );
     }
   }
+  // The reference's best window among the saturated ones, if any (an unsaturated one says nothing about the server).
+  const sat = all.ref.filter((r) => r.cpu.server >= saturatedPct);
   return {
     cs: best(all.cs),
-    ref: best(all.ref),
+    ref: best(sat.length ? sat : all.ref),
     express: best(all.express),
     rounds: all,
     wrk: { threads, connections, seconds, warmupSeconds },

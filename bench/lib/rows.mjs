@@ -36,7 +36,7 @@ function getRows(r, rows) {
     ratio: getRatio,
     target: saturated
       ? '>= 80% of saturated reference'
-      : `>= 80%; reference not saturated (${pctCore(refCpu)} < ${r.params.saturatedPct}%)`,
+      : `>= 80%; reference not saturated (${pctCore(refCpu)}, machine ${g.ref.cpu.machine}% busy)`,
     verdict: verdict(saturated && getRatio >= 0.8 && clean),
   });
   rows.push({
@@ -230,16 +230,25 @@ function memoryRows(r, rows) {
       metric: `6. Idle RSS after the soak (${r.idle.afterSoakHow})`,
       unit: 'MiB',
       countersign: r.idle.afterSoak,
+      reference: r.idle.afterSoakNoGc != null ? `before the GC ${mib(r.idle.afterSoakNoGc)}` : null,
       target: '<= 80 MiB',
       verdict: verdict(r.idle.afterSoak <= 80 * MiB),
     });
   const disk = r.disk;
   rows.push({
-    metric: `7. Disk per delivery, ${disk.bodyBytes} B event body (history bytes / deliveries)`,
+    metric: `7. Disk per delivery, ${disk.bodyBytes} B body, events fanned out to ${disk.fanout} subscriptions`,
     countersign: `${(disk.bytesPerDelivery / 1000).toFixed(2)} KB`,
     reference: `${k(disk.deliveries)} deliveries, ${mib(disk.bytes)}`,
     target: '<= 1.5 KB',
     verdict: verdict(disk.bytesPerDelivery <= 1500),
+  });
+  const one = disk.single;
+  rows.push({
+    metric: '7. Disk per delivery, 1 subscription (each delivery its own event)',
+    countersign: `${(one.bytesPerDelivery / 1000).toFixed(2)} KB`,
+    reference: `${k(one.deliveries)} deliveries, ${mib(one.bytes)}`,
+    target: '<= 1.5 KB',
+    verdict: verdict(one.bytesPerDelivery <= 1500),
   });
   rows.push({
     metric: '7. inspector detail exact to the byte (last delivery received)',

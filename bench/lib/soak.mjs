@@ -16,6 +16,7 @@ import { rssOf } from './procs.mjs';
 import { call, sleep } from './http.mjs';
 import { waitDrained } from './countersign.mjs';
 import { load } from './phases.mjs';
+import { collectGarbage } from './gc-hint.mjs';
 
 function inboxBody(bytes) {
   const base = { type: 'order.updated', data: { id: 'ord_1', note: '' } };
@@ -87,6 +88,17 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
   const idleWaitMs = 10_000;
   await sleep(idleWaitMs);
   const idleRss = rssOf(ctx.cs.pid);
+  // Then a full GC (Node's inspector, opened for this only) and a second more.
+  let gc = null;
+  let gcRss = null;
+  try {
+    await collectGarbage(ctx.cs.pid, ctx.cs.stderr);
+    await sleep(1000);
+    gcRss = rssOf(ctx.cs.pid);
+  } catch (err) {
+    gc = String(err?.message ?? err);
+    log(`  no GC hint: ${gc}`);
+  }
   const strip = (r) => ({
     requests: r.requests,
     rps: r.rps,
@@ -105,6 +117,9 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
     fanout: toReceiver + 1,
     inboxSubscription: inboxSub,
     drainSeconds,
-    idle: { rss: idleRss, how: `drained + ${idleWaitMs / 1000} s idle, no GC forced` },
+    idle:
+      gcRss != null
+        ? { rss: gcRss, noGcRss: idleRss, how: `drained + ${idleWaitMs / 1000} s idle + full GC` }
+        : { rss: idleRss, how: `drained + ${idleWaitMs / 1000} s idle, no GC (${gc})` },
   };
 }

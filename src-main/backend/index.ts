@@ -22,6 +22,7 @@ import { TestClock } from './test-clock.js';
 import { ClockControl, type ClockControlDeps } from './clock-control.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
+import { keyRateLimit } from './service-api/rate-limit.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { followTunnel, tunnelOfflineCheck } from './receiver/subscription-mover.js';
@@ -198,9 +199,10 @@ function createApiServer(
   app.disable('etag');
   mountConsole(app, consoleDeps);
   // The service API reads the console's connections (never their keys) for the command line.
-  app.use(createServiceApp({ ...service, connections: consoleDeps.connections }));
+  const rateLimit = keyRateLimit(service.config.rateLimit);
+  app.use(createServiceApp({ ...service, rateLimit, connections: consoleDeps.connections }));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
-  const fastRead = fastDocumentRead(service.domain, service.config);
+  const fastRead = fastDocumentRead(service.domain, service.config, rateLimit);
   return createServer((req, res) => {
     if (!redirector.handle(req, res) && !fastRead(req, res)) app(req, res);
   });

@@ -1,7 +1,8 @@
 // The backend's one clock: the system clock, and the manual clock that tests (and the
 // running backend, for a "test clock") move by hand without waiting.
 import { describe, expect, it } from 'vitest';
-import { isoNow, ManualClock, systemClock } from '../../src-main/backend/clock.js';
+import fc from 'fast-check';
+import { isoNow, isoTime, ManualClock, systemClock } from '../../src-main/backend/clock.js';
 
 describe('ManualClock', () => {
   it('stands still until advanced, then runs due timers in order, each at its own due time', () => {
@@ -87,5 +88,28 @@ describe('systemClock', () => {
       }, 10);
     });
     expect(order).toEqual(['ran']);
+  });
+});
+
+describe('isoTime', () => {
+  const reference = (ms: number) => new Date(ms).toISOString();
+
+  it('is toISOString for every time, in any order (same second, next second, back again, far years)', () => {
+    const ms = fc.oneof(
+      fc.integer({ min: 0, max: 8.64e15 }),
+      fc.integer({ min: 1_795_684_190_000, max: 1_795_684_193_000 }), // many in the same few seconds
+      fc.constantFrom(0, 999, 1000, 1001, 253_402_300_799_999, 253_402_300_800_000, 8.64e15),
+    );
+    fc.assert(
+      fc.property(fc.array(ms, { minLength: 1, maxLength: 50 }), (list) => {
+        for (const t of list) expect(isoTime(t)).toBe(reference(t));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes the general path for fractions and times before 1970, and throws for an invalid time as toISOString does', () => {
+    for (const t of [1.5, 1_795_684_190_123.7, -1, -1000, -62_198_755_200_000]) expect(isoTime(t)).toBe(reference(t));
+    for (const t of [NaN, Infinity, 8.64e15 + 1]) expect(() => isoTime(t)).toThrow(RangeError);
   });
 });

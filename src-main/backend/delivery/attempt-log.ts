@@ -1,6 +1,7 @@
 // What one ended attempt writes to the history log (through the outbox, its one
 // writer): the attempt itself (request and response as sent and received) and the
 // delivery's updated summary.
+import { isoTime } from '../clock.js';
 import type { PendingDelivery } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { AttemptRecord, DeliverySummary, HistoryLog } from '../store/history-types.js';
@@ -33,7 +34,7 @@ export interface EndedAttempt {
 
 export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
   const { row, result } = a;
-  const startedIso = new Date(a.startedAt).toISOString();
+  const startedIso = isoTime(a.startedAt);
   // Built field by field, optional fields last, in the record's documented order (the
   // history log writes an attempt of exactly this shape without a generic stringify).
   const attempt: AttemptRecord = {

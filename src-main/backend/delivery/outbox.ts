@@ -12,7 +12,7 @@
 // they had to be reconciled at start. So a row only says that a delivery is owed and
 // what to send: a retry writes nothing to the store, and a delivery touches the store
 // twice, when it is enqueued and when it ends.
-import type { Clock } from '../clock.js';
+import { isoTime, type Clock } from '../clock.js';
 import { ApiError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Store } from '../store/store.js';
@@ -87,7 +87,7 @@ export class Outbox {
     const { store, history, clock } = this.deps;
     const id = newId('evt');
     const now = clock.now();
-    const timestamp = new Date(now).toISOString();
+    const timestamp = isoTime(now);
     const body = JSON.stringify({ id, type: event.type, timestamp, data: event.data });
     const { company_id, type, document_id } = event;
     history.recordEvent({ id, company_id, type, timestamp, document_id, subscription_id: event.subscription_id ?? null }, body);

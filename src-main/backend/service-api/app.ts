@@ -9,6 +9,7 @@ import { errorWriter, notFoundHandler } from '../http/error-writer.js';
 import { hostGuard, hostPolicy } from '../http/host-check.js';
 import { wellFormedPath } from '../http/path-check.js';
 import { authenticate, requireAdmin } from './auth.js';
+import type { KeyRateLimit } from './rate-limit.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
@@ -30,6 +31,8 @@ import { ScenarioLibrary } from '../scenarios/library.js';
 export interface ServiceAppDeps {
   domain: Domain;
   config: BackendConfig;
+  /** The per-key rate limit (COUNTERSIGN_RATE_LIMIT), shared with the hot read; none: off. */
+  rateLimit?: KeyRateLimit;
   /** Runs the conformance scorecard (checks/runner.ts). */
   runCheck: RunCheck;
   /** The built-in receiver: its inboxes under /v2/test_helpers/inboxes. */
@@ -54,7 +57,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openApiJson());
   });
-  app.use(authenticate(deps.domain, deps.config.rateLimit));
+  app.use(authenticate(deps.domain, deps.rateLimit));
   // Roles before bodies: a member gets 403 on admin routes whatever it sends.
   app.use(['/v2/webhooks', '/v2/test_helpers'], requireAdmin);
   app.use(wellFormedPath);

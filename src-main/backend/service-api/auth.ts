@@ -5,32 +5,22 @@ import type { Request, Response, NextFunction } from 'express';
 import { ApiError } from '../errors.js';
 import type { Domain } from '../domain/domain.js';
 import type { Actor } from '../domain/context.js';
-import { systemClock } from '../clock.js';
+import type { KeyRateLimit } from './rate-limit.js';
 
 export function actorOf(res: Response): Actor {
   return res.locals.actor as Actor;
 }
 
-export function authenticate(domain: Domain, ratePerSecond?: number) {
-  const buckets = new Map<string, { tokens: number; at: number }>();
+export function authenticate(domain: Domain, limit: KeyRateLimit | undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers['x-api-key'];
     const actor = domain.authenticate(typeof header === 'string' ? header : undefined);
     if (!actor) throw new ApiError('unauthorized', header ? 'The API key is not valid.' : 'Send your API key in the X-Api-Key header.');
-    if (ratePerSecond) {
-      const now = systemClock.now(); // real requests per real second, whatever the service's clock says
-      const b = buckets.get(actor.key_id) ?? { tokens: ratePerSecond, at: now };
-      b.tokens = Math.min(ratePerSecond, b.tokens + ((now - b.at) / 1000) * ratePerSecond);
-      b.at = now;
-      if (b.tokens < 1) {
-        const wait = Math.max(1, Math.ceil((1 - b.tokens) / ratePerSecond));
-        buckets.set(actor.key_id, b);
-        throw new ApiError('rate_limited', `Too many requests: the limit is ${ratePerSecond} per second for this key.`, undefined, {
-          'Retry-After': String(wait),
-        });
-      }
-      b.tokens -= 1;
-      buckets.set(actor.key_id, b);
+    const wait = limit ? limit.take(actor.key_id) : 0;
+    if (wait) {
+      throw new ApiError('rate_limited', `Too many requests: the limit is ${limit!.perSecond} per second for this key.`, undefined, {
+        'Retry-After': String(wait),
+      });
     }
     res.locals.actor = actor;
     next();
