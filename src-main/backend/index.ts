@@ -23,6 +23,7 @@ import { ClockControl, type ClockControlDeps } from './clock-control.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { keyRateLimit } from './service-api/rate-limit.js';
+import { listenerUrls } from './listener-urls.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { followTunnel, tunnelOfflineCheck } from './receiver/subscription-mover.js';
@@ -219,12 +220,10 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });
   const bus = new ChangeBus();
   const consoleToken = config.consoleToken ?? randomBytes(24).toString('base64url');
-  const ports = { api: 0, receiver: 0 };
-  const apiBase = () => `http://${config.host}:${ports.api}`;
-  const receiverUrl = () => `http://${config.host}:${ports.receiver}`;
+  const { ports, apiBase, appUrl, receiverUrl } = listenerUrls(config.host);
   const warnings: string[] = [];
   const outbox = new Outbox({ store, history, clock });
-  const domain = new Domain({ store, history, bus, clock, outbox, appUrl: () => `${apiBase()}/app`, settings: domainSettings(config) });
+  const domain = new Domain({ store, history, bus, clock, outbox, appUrl, settings: domainSettings(config) });
   const faults = new FaultRegistry(store);
   const redirector = new Redirector(apiBase);
   const tunnel = createTunnel({ bus, authtoken: config.ngrokAuthtoken, targetUrl: receiverUrl });
@@ -243,7 +242,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
     console_url: `${apiBase()}/app/#token=${consoleToken}`,
   });
   const scenarios = clockControl && { domain, history, receiver, clockControl, clock, faults, store, inFlight: () => engine.inFlight() };
-  const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl: () => `${apiBase()}/app` };
+  const checkDeps = { outbox, clock, policy: { allowPrivate: config.allowPrivateTargets }, appUrl };
   const consoleDeps = {
     token: consoleToken,
     store,

@@ -12,27 +12,33 @@ import { hashKey } from './api-keys.js';
 
 const MAX = 1000;
 
-type KeyRow = DeepReadonly<ApiKeyRecord>;
+interface Known {
+  row: DeepReadonly<ApiKeyRecord>;
+  actor: Actor;
+}
 
 export function keyAuthenticator(ctx: DomainContext): (key: string | undefined) => Actor | undefined {
   const table = ctx.store.apiKeys;
-  // key → its record; record → the key and actor it was checked with (forgotten on any change).
-  const known = new Map<string, KeyRow>();
-  const checked = table.memo<{ key: string; actor: Actor }>();
+  // key → what it was checked as; record → that same entry while the record is unchanged
+  // (the memo forgets it on any change), so one pointer comparison says it still holds.
+  const known = new Map<string, Known>();
+  const current = table.memo<Known>();
   return (key) => {
     if (!key) return undefined;
-    const row = known.get(key);
-    if (row) {
-      const memo = checked.get(row);
-      if (memo && memo.key === key) return memo.actor;
+    const seen = known.get(key);
+    if (seen) {
+      if (current.get(seen.row) === seen) return seen.actor;
       known.delete(key);
     }
-    const rec = table.byHash(hashKey(key));
-    if (!rec) return undefined;
-    const actor: Actor = Object.freeze({ company_id: rec.company_id, user_id: rec.user_id, key_id: rec.id, role: rec.role });
+    const row = table.byHash(hashKey(key));
+    if (!row) return undefined;
+    const entry: Known = {
+      row,
+      actor: Object.freeze({ company_id: row.company_id, user_id: row.user_id, key_id: row.id, role: row.role }),
+    };
     if (known.size >= MAX) known.clear();
-    known.set(key, rec);
-    checked.set(rec, { key, actor });
-    return actor;
+    known.set(key, entry);
+    current.set(row, entry);
+    return entry.actor;
   };
 }
