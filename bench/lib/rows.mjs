@@ -307,6 +307,15 @@ function startupRows(r, rows) {
       note: failed ? p.error : undefined,
     });
   }
+  if (m.restart)
+    rows.push({
+      metric: '   start-up again on the same directory (2nd start)',
+      unit: 's',
+      countersign: m.restart.firstAnswerSeconds,
+      reference: `ready line ${m.restart.readySeconds.toFixed(2)} s`,
+      target: 'report',
+      verdict: 'info',
+    });
   rows.push({
     metric: `   RSS after start-up and paging, ${k(m.history)} deliveries`,
     unit: 'MiB',
