@@ -186,7 +186,7 @@ class SegmentedHistoryLog implements HistoryLog {
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
     const slot = this.idx.d.slot(deliveryId);
-    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.written(locs));
+    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.writer.whenWritten(locs));
     const early = (this.orphans.get(deliveryId) ?? []).map((line) => parseAttempt(line)?.attempt);
     return early.filter((a): a is AttemptRecord => a !== undefined);
   }
@@ -258,13 +258,8 @@ class SegmentedHistoryLog implements HistoryLog {
     return seg;
   }
 
-  /** Resolves once every line at `locs` is in its file (the writer may still hold it). */
-  private async written(locs: Loc[]): Promise<void> {
-    if (locs.some((l) => l.off + l.len > l.seg.written)) await this.writer.writeOut();
-  }
-
   private async read(locs: Loc[]): Promise<(string | undefined)[]> {
-    await this.written(locs);
+    await this.writer.whenWritten(locs);
     return readLocs(locs);
   }
 
@@ -289,7 +284,7 @@ class SegmentedHistoryLog implements HistoryLog {
       idx: this.idx,
       append: (line: string) => this.append(line),
       read: (locs: Loc[]) => this.read(locs),
-      written: (locs: Loc[]) => this.written(locs),
+      written: (locs: Loc[]) => this.writer.whenWritten(locs),
       flush: () => this.writer.flush(),
     };
     // close() lets a retention under way finish, so the cap holds on disk too.
