@@ -27,6 +27,7 @@ import { HistoryIndex } from './history/index-state.js';
 import { loadSegments } from './history/loader.js';
 import { dropSegment } from './history/retention.js';
 import { cutBack } from './history/rollback.js';
+import { SidecarQueue } from './history/sidecar.js';
 import { explainFsError } from './store-errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
@@ -55,6 +56,8 @@ export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
 class SegmentedHistoryLog implements HistoryLog {
   private idx = new HistoryIndex();
   private readonly writer: SegmentWriter;
+  /** Index sidecars of closed segments, written in the background (history/sidecar.ts). */
+  private readonly sidecars: SidecarQueue;
   private readonly segmentBytes: number;
   private readonly segmentDeliveries: number;
   private readonly onBackgroundError: (err: unknown) => void;
@@ -77,6 +80,7 @@ class SegmentedHistoryLog implements HistoryLog {
     this.segmentDeliveries = opts.segmentDeliveries ?? Math.max(1, Math.ceil(opts.cap / 8));
     this.onBackgroundError = opts.onBackgroundError ?? ((err) => console.error('[history] background work failed:', err));
     this.writer = new SegmentWriter({ delayMs: opts.writeDelayMs ?? 5, batchBytes: 512 * 1024, onBackgroundError: this.onBackgroundError });
+    this.sidecars = new SidecarQueue(() => this.writer.writeOut(), this.onBackgroundError);
   }
 
   async open(): Promise<string[]> {
@@ -100,6 +104,7 @@ class SegmentedHistoryLog implements HistoryLog {
     this.nextEventSeq = loaded.nextEventSeq;
     if (this.segments.length === 0) this.addSegment(newSegment(this.opts.dir, 1, true));
     this.cur = this.segments[this.segments.length - 1];
+    for (const seg of loaded.rescanned) this.sidecars.add(seg);
     return loaded.warnings;
   }
 
@@ -113,6 +118,7 @@ class SegmentedHistoryLog implements HistoryLog {
     this.state = 'rolling-back';
     try {
       while (this.retaining) await this.retaining;
+      await this.sidecars.idle();
       await this.writer.reset(new Error('the history log was rolled back after a failed write'));
       await cutBack(this.opts.dir, mark);
       await this.load();
@@ -156,7 +162,7 @@ class SegmentedHistoryLog implements HistoryLog {
     if (!this.writable()) return;
     const slot = this.idx.d.slot(attempt.delivery_id);
     if (slot !== undefined) {
-      const eventId = this.idx.eventIds.get(this.idx.d.evt[slot]);
+      const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
       const line = this.bodies.attemptLine(attempt, eventId, this.cur, (bytes) => !this.wouldRotate(bytes));
       this.idx.d.addAttempt(slot, this.append(line));
       return;
@@ -180,7 +186,7 @@ class SegmentedHistoryLog implements HistoryLog {
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
     const slot = this.idx.d.slot(deliveryId);
-    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.read(locs));
+    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.writer.whenWritten(locs));
     const early = (this.orphans.get(deliveryId) ?? []).map((line) => parseAttempt(line)?.attempt);
     return early.filter((a): a is AttemptRecord => a !== undefined);
   }
@@ -212,6 +218,7 @@ class SegmentedHistoryLog implements HistoryLog {
     try {
       while (this.retaining) await this.retaining;
       await this.writer.close();
+      await this.sidecars.idle(); // so the next start reads indexes rather than segments
     } catch (err) {
       // What could not be written is lost like in a crash; stopping goes on (the store's
       // journal holds every acknowledged change).
@@ -240,7 +247,9 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private rotate(): void {
+    const closed = this.cur;
     this.cur = this.addSegment(newSegment(this.opts.dir, this.cur.id + 1, true));
+    this.sidecars.add(closed);
   }
 
   private addSegment(seg: Segment): Segment {
@@ -250,7 +259,7 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private async read(locs: Loc[]): Promise<(string | undefined)[]> {
-    if (locs.some((l) => l.off + l.len > l.seg.written)) await this.writer.writeOut();
+    await this.writer.whenWritten(locs);
     return readLocs(locs);
   }
 
@@ -275,6 +284,7 @@ class SegmentedHistoryLog implements HistoryLog {
       idx: this.idx,
       append: (line: string) => this.append(line),
       read: (locs: Loc[]) => this.read(locs),
+      written: (locs: Loc[]) => this.writer.whenWritten(locs),
       flush: () => this.writer.flush(),
     };
     // close() lets a retention under way finish, so the cap holds on disk too.

@@ -34,6 +34,29 @@ export function numOrNull(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/**
+ * The order of an object's own keys when they are all of `keys` and some of `tail`:
+ * null for exactly `keys` in that order then those of `tail` in theirs (the usual case),
+ * else the keys joined by commas; undefined when they are not those keys.
+ */
+export function keyShape(o: object, keys: readonly string[], tail: readonly string[]): string | null | undefined {
+  if (keysInOrder(o, keys, tail)) return null;
+  const own = Object.keys(o);
+  let required = 0;
+  for (const k of own) {
+    if (keys.includes(k)) required++;
+    else if (!tail.includes(k)) return undefined;
+  }
+  return required === keys.length && own.every((k) => Object.hasOwn(o, k)) ? own.join(',') : undefined;
+}
+
+/** The same values with their keys in the order `shape` (from keyShape) names. */
+export function reshaped<T extends object>(v: T, shape: string): T {
+  const out: Record<string, unknown> = {};
+  for (const k of shape.split(',')) out[k] = (v as Record<string, unknown>)[k];
+  return out as T;
+}
+
 /** Whether an object's own keys are exactly `keys` in that order, then some of `tail` (in that order, each once). */
 export function keysInOrder(o: object, keys: readonly string[], tail: readonly string[]): boolean {
   let i = 0;

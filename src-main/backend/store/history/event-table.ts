@@ -3,7 +3,7 @@
 // it). Same rule as delivery-table.ts: read back exactly as recorded, or kept whole.
 import type { EventType } from '@shared/api-types.js';
 import type { EventSummary } from '../history-types.js';
-import { grown, isoMs, keysInOrder, msIso, nextCapacity } from './columns.js';
+import { grown, isoMs, keyShape, msIso, nextCapacity, reshaped } from './columns.js';
 import type { Interner } from './interner.js';
 import type { Loc, Segment } from './segments.js';
 
@@ -14,7 +14,6 @@ const CHECK = 2;
 
 function fits(v: EventSummary): boolean {
   return (
-    keysInOrder(v, KEYS, TAIL) &&
     typeof v.id === 'string' &&
     typeof v.company_id === 'string' &&
     typeof v.type === 'string' &&
@@ -39,6 +38,8 @@ export class EventTable {
   private locLen = new Int32Array(0);
   private type = new Int32Array(0);
   private sub = new Int32Array(0);
+  /** The key order when not the usual one (a string: see keyShape). */
+  private shape = new Int32Array(0);
   private flags = new Uint8Array(0);
 
   constructor(
@@ -63,7 +64,7 @@ export class EventTable {
     this.present[i] = 1;
     this.count++;
     this.seq[i] = seq;
-    this.company[i] = this.doc[i] = this.type[i] = this.sub[i] = -1;
+    this.company[i] = this.doc[i] = this.type[i] = this.sub[i] = this.shape[i] = -1;
     this.write(i, v, loc);
     return i;
   }
@@ -75,15 +76,18 @@ export class EventTable {
     this.doc[i] = this.swapOrNull(this.doc[i], v.document_id === null ? null : String(v.document_id));
     this.setLoc(i, loc);
     const ts = isoMs(v.timestamp);
-    if (!fits(v) || Number.isNaN(ts)) {
+    const shape = keyShape(v, KEYS, TAIL);
+    if (shape === undefined || !fits(v) || Number.isNaN(ts)) {
       this.type[i] = this.swapOrNull(this.type[i], null);
       this.sub[i] = this.swapOrNull(this.sub[i], null);
+      this.shape[i] = this.swapOrNull(this.shape[i], null);
       this.odd.set(i, { ...v });
       return;
     }
     this.odd.delete(i);
     this.type[i] = strs.swap(this.type[i], v.type);
     this.sub[i] = this.swapOrNull(this.sub[i], v.subscription_id);
+    this.shape[i] = this.swapOrNull(this.shape[i], shape);
     this.ts[i] = ts;
     this.flags[i] = (v.imported ? IMPORTED : 0) | (v.origin === 'check' ? CHECK : 0);
   }
@@ -113,7 +117,7 @@ export class EventTable {
     };
     if (this.flags[i] & IMPORTED) v.imported = true;
     if (this.flags[i] & CHECK) v.origin = 'check';
-    return v;
+    return this.shape[i] < 0 ? v : reshaped(v, strs.get(this.shape[i]));
   }
 
   remove(i: number): void {
@@ -121,7 +125,7 @@ export class EventTable {
     this.present[i] = 0;
     this.count--;
     this.odd.delete(i);
-    for (const col of [this.company, this.doc, this.type, this.sub]) {
+    for (const col of [this.company, this.doc, this.type, this.sub, this.shape]) {
       this.swapOrNull(col[i], null);
       col[i] = -1;
     }
@@ -161,6 +165,7 @@ export class EventTable {
     this.locLen = grown(this.locLen, cap);
     this.type = grown(this.type, cap);
     this.sub = grown(this.sub, cap);
+    this.shape = grown(this.shape, cap);
     this.flags = grown(this.flags, cap);
   }
 

@@ -25,7 +25,7 @@ export class HistoryIndex {
   readonly ev = new EventTable(this.strs, this.eventIds);
   /** The segments on disk by id (locations name their segment by id). */
   readonly segs = new Map<number, Segment>();
-  private readonly dSeq = (s: number): number => this.d.seq[s];
+  private readonly dSeq = (s: number): number => this.d.c.seq[s];
   private readonly byCompany = new SlotLists(this.dSeq);
   private readonly bySubscription = new SlotLists(this.dSeq);
   private readonly byDocument = new SlotLists(this.dSeq);
@@ -55,9 +55,9 @@ export class HistoryIndex {
   /** Replaces a delivery's summary, moving it between lists if a key field changed. */
   updateDelivery(s: number, v: DeliverySummary): void {
     const { d } = this;
-    const [company, sub, doc, evt] = [d.company[s], d.sub[s], d.doc[s], d.evt[s]];
+    const [company, sub, doc, evt] = [d.c.company[s], d.c.sub[s], d.c.doc[s], d.c.evt[s]];
     d.write(s, v);
-    if (!this.listing || (company === d.company[s] && sub === d.sub[s] && doc === d.doc[s] && evt === d.evt[s])) return;
+    if (!this.listing || (company === d.c.company[s] && sub === d.c.sub[s] && doc === d.c.doc[s] && evt === d.c.evt[s])) return;
     this.byCompany.remove(company, s);
     this.bySubscription.remove(sub, s);
     this.byEvent.remove(evt, s);
@@ -68,7 +68,7 @@ export class HistoryIndex {
   /** A delivery's new base record (a carried copy): its summary, segment and every attempt. */
   rebase(s: number, v: DeliverySummary, seg: Segment, attempts: Loc[]): void {
     this.updateDelivery(s, v);
-    this.d.baseSeg[s] = seg.id;
+    this.d.c.baseSeg[s] = seg.id;
     this.d.setAttempts(s, attempts);
   }
 
@@ -80,7 +80,7 @@ export class HistoryIndex {
   deliveriesIn(segId: number): number[] {
     const { d } = this;
     const out: number[] = [];
-    for (let s = 0; s < d.end; s++) if (d.baseSeg[s] === segId && d.isLive(s)) out.push(s);
+    for (let s = 0; s < d.end; s++) if (d.c.baseSeg[s] === segId && d.isLive(s)) out.push(s);
     return out;
   }
 
@@ -154,7 +154,7 @@ export class HistoryIndex {
     const { d, ev } = this;
     const live: number[] = [];
     for (let s = 0; s < d.end; s++) if (d.isLive(s)) live.push(s);
-    for (const s of inSeqOrder(live, d.seq)) this.listDelivery(s, (lists, key) => lists.push(key, s));
+    for (const s of inSeqOrder(live, d.c.seq)) this.listDelivery(s, (lists, key) => lists.push(key, s));
     for (const i of inSeqOrder(ev.all(), ev.seq)) if (ev.doc[i] >= 0) this.docEvents.push(ev.doc[i], i);
     this.listing = true;
   }
@@ -180,13 +180,13 @@ export class HistoryIndex {
     if (page.starting_after !== undefined) {
       const cursor = d.slot(page.starting_after);
       // An unknown cursor (or another company's) gives an empty page, never a leak.
-      if (cursor === undefined || d.company[cursor] !== c) return EMPTY;
-      end = lowerBound(list, d.seq[cursor], this.dSeq);
+      if (cursor === undefined || d.c.company[cursor] !== c) return EMPTY;
+      end = lowerBound(list, d.c.seq[cursor], this.dSeq);
     }
     const data: DeliverySummary[] = [];
     for (let i = end - 1; i >= 0; i--) {
       const s = list[i];
-      if (d.company[s] !== c || (sub >= 0 && d.sub[s] !== sub) || (doc >= 0 && d.doc[s] !== doc) || (evt >= 0 && d.evt[s] !== evt))
+      if (d.c.company[s] !== c || (sub >= 0 && d.c.sub[s] !== sub) || (doc >= 0 && d.c.doc[s] !== doc) || (evt >= 0 && d.c.evt[s] !== evt))
         continue;
       if (data.length === limit) return { data, has_more: true };
       data.push(d.read(s));
@@ -196,10 +196,10 @@ export class HistoryIndex {
 
   private listDelivery(s: number, fn: (lists: SlotLists, key: number) => void): void {
     const { d } = this;
-    fn(this.byCompany, d.company[s]);
-    fn(this.bySubscription, d.sub[s]);
-    fn(this.byEvent, d.evt[s]);
-    if (d.doc[s] >= 0) fn(this.byDocument, d.doc[s]);
+    fn(this.byCompany, d.c.company[s]);
+    fn(this.bySubscription, d.c.sub[s]);
+    fn(this.byEvent, d.c.evt[s]);
+    if (d.c.doc[s] >= 0) fn(this.byDocument, d.c.doc[s]);
   }
 }
 

@@ -22,9 +22,9 @@ export class Interner {
     return n;
   }
 
-  /** One more reference to a value already held. */
-  retain(i: number): void {
-    this.refs[i]++;
+  /** `n` more references (default one) to a value already held. */
+  retain(i: number, n = 1): void {
+    this.refs[i] += n;
   }
 
   release(i: number): void {
@@ -54,6 +54,11 @@ export class Interner {
 
   refCount(i: number): number {
     return this.refs[i] ?? 0;
+  }
+
+  /** Every value by number (null where a number is free): what a sidecar stores. */
+  dump(): (string | null)[] {
+    return this.values.map((v) => v ?? null);
   }
 
   get size(): number {

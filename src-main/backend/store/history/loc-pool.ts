@@ -13,13 +13,13 @@ export class LocPool {
   private used = 0;
   private freeHead = -1;
 
-  /** A new node holding `loc`, linked after `tail` (-1: a new chain). */
-  append(tail: number, loc: Loc): number {
+  /** A new node holding a location, linked after `tail` (-1: a new chain); item -1: none. */
+  append(tail: number, segId: number, off: number, len: number, item: number): number {
     const n = this.alloc();
-    this.seg[n] = loc.seg.id;
-    this.off[n] = loc.off;
-    this.len[n] = loc.len;
-    this.item[n] = loc.item ?? -1;
+    this.seg[n] = segId;
+    this.off[n] = off;
+    this.len[n] = len;
+    this.item[n] = item;
     this.next[n] = -1;
     if (tail >= 0) this.next[tail] = n;
     return n;

@@ -24,11 +24,14 @@ import { unlink } from 'node:fs/promises';
 import { carriedDeliveryLine } from './records.js';
 import { readAttempts, type Loc, type Segment } from './segments.js';
 import type { HistoryIndex } from './index-state.js';
+import { removeSidecar } from './sidecar.js';
 
 export interface RetentionHost {
   readonly idx: HistoryIndex;
   append(line: string): Loc;
   read(locs: Loc[]): Promise<(string | undefined)[]>;
+  /** Resolves once every line at `locs` is in its file. */
+  written(locs: Loc[]): Promise<void>;
   flush(): Promise<void>;
 }
 
@@ -61,6 +64,7 @@ export async function dropSegment(host: RetentionHost, seg: Segment): Promise<vo
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  await removeSidecar(seg.path);
 }
 
 async function inBatches(ids: string[], fn: (id: string) => Promise<void>): Promise<void> {
@@ -71,18 +75,18 @@ async function inBatches(ids: string[], fn: (id: string) => Promise<void>): Prom
 async function carryDelivery(host: RetentionHost, seg: Segment, id: string): Promise<void> {
   const { idx } = host;
   const { d } = idx;
-  const stays = (s: number | undefined): s is number => s !== undefined && d.baseSeg[s] === seg.id && d.isPending(s);
+  const stays = (s: number | undefined): s is number => s !== undefined && d.c.baseSeg[s] === seg.id && d.isPending(s);
   for (;;) {
     const s = d.slot(id);
     if (!stays(s)) return;
     const tail = d.attemptTail(s);
     const locs = idx.attempts(s);
-    const attempts = await readAttempts(locs, (l) => host.read(l));
+    const attempts = await readAttempts(locs, (l) => host.written(l));
     // Synchronous from here on: nothing can be appended between the check and the copy.
     if (d.slot(id) !== s || !stays(s)) return;
     if (d.attemptTail(s) !== tail) continue; // an attempt arrived: read again
     const v = d.read(s);
-    const loc = host.append(carriedDeliveryLine(d.seq[s], v, attempts));
+    const loc = host.append(carriedDeliveryLine(d.c.seq[s], v, attempts));
     idx.rebase(
       s,
       v,

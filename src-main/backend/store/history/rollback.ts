@@ -8,11 +8,16 @@ import { join } from 'node:path';
 import { segmentIdOf, segmentName } from './segments.js';
 import type { HistoryMark } from '../history-types.js';
 
+const SIDECAR = /^seg-(\d{6,})\.idx$/;
+
 /** Cuts the files in `dir` back to `mark`. */
 export async function cutBack(dir: string, mark: HistoryMark): Promise<void> {
   for (const name of await readdir(dir)) {
     const id = segmentIdOf(name);
     if (id !== null && id > mark.segment) await unlink(join(dir, name));
+    // A sidecar describes its segment as it was: the one cut back and every later one go.
+    const side = SIDECAR.exec(name);
+    if (side && Number(side[1]) >= mark.segment) await unlink(join(dir, name));
   }
   const path = join(dir, segmentName(mark.segment));
   const size = await stat(path).then(

@@ -1,0 +1,134 @@
+// One delivery summary as a row of compact columns (delivery-table.ts): which summaries
+// fit that form exactly, the columns, and a row read back as a summary.
+import type { DeliveryStatus, EventType } from '@shared/api-types.js';
+import type { DeliverySummary } from '../history-types.js';
+import { isoMs, keyShape, msIso, numOrNull, reshaped } from './columns.js';
+
+const KEYS = [
+  'id',
+  'event_id',
+  'event_type',
+  'subscription_id',
+  'company_id',
+  'document_id',
+  'url',
+  'status',
+  'attempts',
+  'created_at',
+  'last_attempt_at',
+  'last_status_code',
+  'last_error',
+  'last_duration_ms',
+  'next_attempt_at',
+] as const;
+const TAIL = ['imported', 'origin', 'last_tunnel_offline'] as const;
+export const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'];
+export const OTHER_STATUS = 255;
+const nanNull = (n: number): number | null => (Number.isNaN(n) ? null : n);
+export const IMPORTED = 1;
+export const CHECK = 2;
+export const TUNNEL_OFFLINE = 4;
+
+/** The compact form's numbers, or null if the summary does not fit it exactly. */
+export function numbers(v: DeliverySummary): [number, number, number, number, number] | null {
+  const created = isoMs(v.created_at);
+  const lastAt = v.last_attempt_at === null ? NaN : isoMs(v.last_attempt_at);
+  const code = numOrNull(v.last_status_code);
+  const dur = numOrNull(v.last_duration_ms);
+  const next = numOrNull(v.next_attempt_at);
+  if (Number.isNaN(created) || (Number.isNaN(lastAt) && v.last_attempt_at !== null)) return null;
+  if (code === undefined || dur === undefined || next === undefined) return null;
+  return [created, lastAt, code, dur, next];
+}
+
+/** The summary's key order for the compact form (null: the usual one; see keyShape), or undefined if it does not fit that form. */
+export function shapeOf(v: DeliverySummary): string | null | undefined {
+  const shape = keyShape(v, KEYS, TAIL);
+  return shape !== undefined && fits(v) ? shape : undefined;
+}
+
+function fits(v: DeliverySummary): boolean {
+  return (
+    typeof v.id === 'string' &&
+    typeof v.event_id === 'string' &&
+    typeof v.event_type === 'string' &&
+    typeof v.subscription_id === 'string' &&
+    typeof v.company_id === 'string' &&
+    (v.document_id === null || typeof v.document_id === 'string') &&
+    typeof v.url === 'string' &&
+    STATUSES.includes(v.status) &&
+    Number.isInteger(v.attempts) &&
+    v.attempts >= 0 &&
+    v.attempts < 2 ** 31 &&
+    (v.last_error === null || typeof v.last_error === 'string') &&
+    (v.imported === undefined || v.imported === true) &&
+    (v.origin === undefined || v.origin === 'check') &&
+    (v.last_tunnel_offline === undefined || v.last_tunnel_offline === true)
+  );
+}
+
+export function deliveryColumns(cap: number) {
+  const f64 = () => new Float64Array(cap);
+  const i32 = () => new Int32Array(cap);
+  return {
+    seq: f64(),
+    created: f64(),
+    lastAt: f64(),
+    code: f64(),
+    dur: f64(),
+    next: f64(),
+    /** The id of the segment holding the base record. */
+    baseSeg: i32(),
+    /** Numbers in the event-id interner. */
+    evt: i32(),
+    /** Numbers in the string interner (-1: null). */
+    sub: i32(),
+    company: i32(),
+    doc: i32(),
+    type: i32(),
+    url: i32(),
+    err: i32(),
+    /** The key order when not the usual one (a string: see keyShape). */
+    shape: i32(),
+    attempts: i32(),
+    aHead: i32(),
+    aTail: i32(),
+    status: new Uint8Array(cap),
+    flags: new Uint8Array(cap),
+  };
+}
+
+export type DeliveryColumns = ReturnType<typeof deliveryColumns>;
+
+/** Columns copied as they are between a table and its sidecar. */
+export const NUMBER_COLUMNS = ['seq', 'created', 'lastAt', 'code', 'dur', 'next', 'attempts', 'status', 'flags'] as const;
+/** Columns of numbers in the string interner (-1: null). */
+export const STRING_COLUMNS = ['sub', 'company', 'doc', 'type', 'url', 'err', 'shape'] as const;
+/** What a row needs: the columns above and `evt` (a number in the event-id interner). */
+export type RowColumns = Pick<DeliveryColumns, (typeof NUMBER_COLUMNS)[number] | (typeof STRING_COLUMNS)[number] | 'evt'>;
+
+/** Row k of compact columns as a summary; `str` and `evt` give the strings behind the numbers. */
+export function decodeRow(c: RowColumns, k: number, id: string, str: (i: number) => string, evt: (i: number) => string): DeliverySummary {
+  const v: DeliverySummary = {
+    id,
+    event_id: evt(c.evt[k]),
+    event_type: str(c.type[k]) as EventType,
+    subscription_id: str(c.sub[k]),
+    company_id: str(c.company[k]),
+    document_id: c.doc[k] < 0 ? null : str(c.doc[k]),
+    url: str(c.url[k]),
+    status: STATUSES[c.status[k]],
+    attempts: c.attempts[k],
+    created_at: msIso(c.created[k]) as string,
+    last_attempt_at: msIso(c.lastAt[k]),
+    last_status_code: nanNull(c.code[k]),
+    last_error: c.err[k] < 0 ? null : str(c.err[k]),
+    last_duration_ms: nanNull(c.dur[k]),
+    next_attempt_at: nanNull(c.next[k]),
+  };
+  const f = c.flags[k];
+  if (f & IMPORTED) v.imported = true;
+  if (f & CHECK) v.origin = 'check';
+  if (f & TUNNEL_OFFLINE) v.last_tunnel_offline = true;
+  return c.shape[k] < 0 ? v : reshaped(v, str(c.shape[k]));
+}

@@ -1,0 +1,204 @@
+// Delivery ids by slot and slots by id, without a JavaScript string or Map entry per id
+// (about 100 bytes each, and a million Map insertions at start-up): the ids' bytes in
+// one buffer, an open-addressing hash table of slots (linear probing, backward-shift
+// deletion) in an Int32Array. Ids with a character above U+00FF (never made by
+// Countersign, possible in an imported file) are kept in a Map instead.
+import { grown, nextCapacity } from './columns.js';
+
+const EMPTY_HASH = 0;
+
+/** FNV-1a over the string's char codes, or -1 if one is above 0xFF. */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0xff) return -1;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h >>> 1; // never negative
+}
+
+function hashBytes(b: Uint8Array, from: number, len: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < from + len; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  return h >>> 1;
+}
+
+export class IdTable {
+  private bytes = Buffer.alloc(1 << 16);
+  private used = 0;
+  private garbage = 0;
+  /** Per slot: where its id's bytes are, how many (-1: no id), its hash. */
+  private off = new Float64Array(0);
+  private len = new Int32Array(0);
+  private hash = new Int32Array(0);
+  /** slot + 1 per entry, 0 = empty. */
+  private table = new Int32Array(1 << 10);
+  private count = 0;
+  private readonly wide = new Map<string, number>();
+  private readonly wideIds = new Map<number, string>();
+
+  get size(): number {
+    return this.count + this.wide.size;
+  }
+
+  get(id: string): number | undefined {
+    const h = hashString(id);
+    if (h < 0) return this.wide.get(id);
+    const { table, len, off, bytes } = this;
+    const mask = table.length - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e = table[i];
+      if (e === 0) return undefined;
+      const s = e - 1;
+      if (this.hash[s] !== h || len[s] !== id.length) continue;
+      const o = off[s];
+      let k = 0;
+      while (k < id.length && bytes[o + k] === id.charCodeAt(k)) k++;
+      if (k === id.length) return s;
+    }
+  }
+
+  /** Makes room for `n` slots and `idBytes` bytes of ids in all. */
+  reserveFor(n: number, idBytes: number): void {
+    if (n > 0) this.ensureSlot(n - 1);
+    if (this.count * 2 + n * 2 > this.table.length) this.rehash(2 ** Math.ceil(Math.log2((this.count + n) * 2 + 1)));
+    this.reserve(idBytes);
+  }
+
+  /** Gives `slot` the id (not already held). */
+  set(id: string, slot: number): void {
+    const h = hashString(id);
+    this.ensureSlot(slot);
+    if (h < 0) {
+      this.wide.set(id, slot);
+      this.wideIds.set(slot, id);
+      this.len[slot] = -2;
+      return;
+    }
+    this.reserve(id.length);
+    const o = this.used;
+    for (let k = 0; k < id.length; k++) this.bytes[o + k] = id.charCodeAt(k);
+    this.place(slot, o, id.length, h);
+  }
+
+  /** set() from an id's Latin-1 bytes (a sidecar's). */
+  setBytes(src: Uint8Array, from: number, n: number, slot: number): void {
+    this.ensureSlot(slot);
+    this.reserve(n);
+    const { bytes, used } = this;
+    for (let k = 0; k < n; k++) bytes[used + k] = src[from + k];
+    this.place(slot, used, n, hashBytes(src, from, n));
+  }
+
+  /** The slot of an id given as Latin-1 bytes, or undefined. */
+  getBytes(src: Uint8Array, from: number, n: number): number | undefined {
+    const h = hashBytes(src, from, n);
+    const { table, len, off, bytes } = this;
+    const mask = table.length - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e = table[i];
+      if (e === 0) return undefined;
+      const s = e - 1;
+      if (this.hash[s] !== h || len[s] !== n) continue;
+      const o = off[s];
+      let k = 0;
+      while (k < n && bytes[o + k] === src[from + k]) k++;
+      if (k === n) return s;
+    }
+  }
+
+  idOf(slot: number): string | undefined {
+    const n = slot < this.len.length ? this.len[slot] : -1;
+    if (n >= 0) return this.bytes.toString('latin1', this.off[slot], this.off[slot] + n);
+    return n === -2 ? this.wideIds.get(slot) : undefined;
+  }
+
+  has(slot: number): boolean {
+    return slot < this.len.length && this.len[slot] !== -1;
+  }
+
+  delete(slot: number): void {
+    const n = this.len[slot];
+    if (n === -2) {
+      this.wide.delete(this.wideIds.get(slot) as string);
+      this.wideIds.delete(slot);
+    } else if (n >= 0) {
+      this.unplace(slot);
+      this.garbage += n;
+      this.count--;
+    }
+    this.len[slot] = -1;
+    if (this.garbage > 1 << 20 && this.garbage > this.used / 2) this.compact();
+  }
+
+  private place(slot: number, o: number, n: number, h: number): void {
+    this.off[slot] = o;
+    this.len[slot] = n;
+    this.hash[slot] = h;
+    this.used += n;
+    if (++this.count * 2 > this.table.length) this.rehash(this.table.length * 2);
+    else this.insert(slot);
+  }
+
+  private insert(slot: number): void {
+    const mask = this.table.length - 1;
+    let i = this.hash[slot] & mask;
+    while (this.table[i] !== EMPTY_HASH) i = (i + 1) & mask;
+    this.table[i] = slot + 1;
+  }
+
+  private unplace(slot: number): void {
+    const { table } = this;
+    const mask = table.length - 1;
+    let i = this.hash[slot] & mask;
+    while (table[i] !== slot + 1) i = (i + 1) & mask;
+    // Backward-shift deletion: move later entries of the run into the hole when their home allows.
+    for (let j = (i + 1) & mask; table[j] !== 0; j = (j + 1) & mask) {
+      const home = this.hash[table[j] - 1] & mask;
+      const between = i <= j ? home > i && home <= j : home > i || home <= j;
+      if (between) continue;
+      table[i] = table[j];
+      i = j;
+    }
+    table[i] = 0;
+  }
+
+  private rehash(size: number): void {
+    this.table = new Int32Array(size);
+    for (let s = 0; s < this.len.length; s++) if (this.len[s] >= 0) this.insert(s);
+  }
+
+  private reserve(n: number): void {
+    if (this.used + n <= this.bytes.length) return;
+    const next = Buffer.alloc(Math.max(this.used + n, nextCapacity(this.bytes.length)));
+    this.bytes.copy(next, 0, 0, this.used);
+    this.bytes = next;
+  }
+
+  /** Drops the bytes of deleted ids (retention leaves them behind). */
+  private compact(): void {
+    const next = Buffer.alloc(Math.max(1 << 16, Math.ceil((this.used - this.garbage) * 1.5)));
+    let at = 0;
+    for (let s = 0; s < this.len.length; s++) {
+      const n = this.len[s];
+      if (n < 0) continue;
+      this.bytes.copy(next, at, this.off[s], this.off[s] + n);
+      this.off[s] = at;
+      at += n;
+    }
+    this.bytes = next;
+    this.used = at;
+    this.garbage = 0;
+  }
+
+  private ensureSlot(slot: number): void {
+    if (slot < this.len.length) return;
+    const cap = Math.max(slot + 1, nextCapacity(this.len.length));
+    const from = this.len.length;
+    this.off = grown(this.off, cap);
+    this.len = grown(this.len, cap);
+    this.hash = grown(this.hash, cap);
+    this.len.fill(-1, from);
+  }
+}

@@ -1,0 +1,145 @@
+// The bytes of an index sidecar (sidecar.ts):
+//   "CSIDX02\n", u32 LE number of delivery rows (read alone to size the tables before
+//   loading), u32 LE length of the header, the header (JSON), zero padding to 8 bytes,
+//   the columns (each a little-endian typed array, padded to 8 bytes), then the CRC-32 of
+//   everything before it (u32 LE).
+// The header holds the segment's length when the sidecar was written, the string tables,
+// the delivery ids, the summaries kept whole, the events, the records that touch
+// deliveries of older segments (replayed as they are), and where each column lies.
+import { crc32 } from 'node:zlib';
+import type { DeliverySummary, EventSummary } from '../history-types.js';
+import type { ScannedRecord } from './records.js';
+import { deliveryColumns, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
+
+const MAGIC = Buffer.from('CSIDX02\n');
+const PREFIX = MAGIC.length + 8;
+
+export interface SidecarHeader {
+  /** The segment's length in bytes that this index describes. */
+  segBytes: number;
+  /** Deliveries created in the segment (rotation by count). */
+  created: number;
+  nextDeliverySeq: number;
+  nextEventSeq: number;
+  strings: (string | null)[];
+  eventIds: (string | null)[];
+  /** How many deliveries are based in the segment (rows of the columns). */
+  rows: number;
+  /** Row number and id of each delivery whose id has a character above U+00FF (the others are in idBytes). */
+  wideIds: [number, string][];
+  /** Row number and summary of each delivery kept whole (not in the compact form). */
+  odd: [number, DeliverySummary][];
+  /** Each event whose latest record is in the segment: seq, summary, offset, length. */
+  events: [number, EventSummary, number, number][];
+  /** Records about deliveries based in older segments, in file order: record, offset, length. */
+  foreign: [ScannedRecord, number, number][];
+}
+
+export interface SidecarData {
+  header: SidecarHeader;
+  rows: RowColumns;
+  /** The rows' ids in Latin-1, one after the other; idLen per row (-1: in wideIds). */
+  idBytes: Uint8Array;
+  idLen: Int32Array;
+  /** Per delivery, how many attempt locations follow in aOff/aLen/aItem (all in this segment). */
+  aCount: Int32Array;
+  aOff: Float64Array;
+  aLen: Int32Array;
+  aItem: Int32Array;
+}
+
+const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
+const pad8 = (n: number) => (8 - (n % 8)) % 8;
+
+function arraysOf(d: SidecarData): [string, Float64Array | Int32Array | Uint8Array][] {
+  return [
+    ...ROW_NAMES.map((n) => [`r.${n}`, d.rows[n]] as [string, Float64Array | Int32Array | Uint8Array]),
+    ['idBytes', d.idBytes],
+    ['idLen', d.idLen],
+    ['aCount', d.aCount],
+    ['aOff', d.aOff],
+    ['aLen', d.aLen],
+    ['aItem', d.aItem],
+  ];
+}
+
+export function encodeSidecar(d: SidecarData): Buffer {
+  const cols: [string, number, number][] = [];
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const [name, arr] of arraysOf(d)) {
+    const bytes = Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
+    cols.push([name, at, arr.length]);
+    parts.push(bytes, Buffer.alloc(pad8(bytes.length)));
+    at += bytes.length + pad8(bytes.length);
+  }
+  const head = Buffer.from(JSON.stringify({ ...d.header, cols }));
+  const len = Buffer.alloc(8);
+  len.writeUInt32LE(d.header.rows, 0);
+  len.writeUInt32LE(head.length, 4);
+  const before = PREFIX + head.length;
+  const body = Buffer.concat([MAGIC, len, head, Buffer.alloc(pad8(before)), ...parts]);
+  const sum = Buffer.alloc(4);
+  sum.writeUInt32LE(crc32(body));
+  return Buffer.concat([body, sum]);
+}
+
+/** The number of delivery rows a sidecar says it has, from its first bytes (0 if they are not a sidecar's). */
+export function sidecarRows(first: Buffer): number {
+  return first.length >= PREFIX && first.subarray(0, MAGIC.length).equals(MAGIC) ? first.readUInt32LE(MAGIC.length) : 0;
+}
+
+/** The sidecar in `buf`, or the reason it cannot be used. */
+export function decodeSidecar(buf: Buffer): SidecarData | string {
+  if (buf.length < PREFIX + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return 'not an index file of this version';
+  if (crc32(buf.subarray(0, buf.length - 4)) !== buf.readUInt32LE(buf.length - 4)) return 'checksum mismatch';
+  const headLen = buf.readUInt32LE(MAGIC.length + 4);
+  const headAt = PREFIX;
+  let parsed: SidecarHeader & { cols: [string, number, number][] };
+  try {
+    parsed = JSON.parse(buf.toString('utf8', headAt, headAt + headLen)) as typeof parsed;
+  } catch {
+    return 'unreadable header';
+  }
+  const { cols, ...header } = parsed;
+  const bodyAt = headAt + headLen + pad8(headAt + headLen);
+  const empty = deliveryColumns(0);
+  const template = arraysOf({
+    header,
+    rows: empty,
+    idBytes: empty.status,
+    idLen: empty.attempts,
+    aCount: empty.attempts,
+    aOff: empty.seq,
+    aLen: empty.attempts,
+    aItem: empty.attempts,
+  });
+  const out: Record<string, Float64Array | Int32Array | Uint8Array> = {};
+  for (const [name, like] of template) {
+    const col = cols.find((c) => c[0] === name);
+    if (!col) return `column ${name} missing`;
+    const Ctor = like.constructor as new (n: number) => Float64Array | Int32Array | Uint8Array;
+    const arr = new Ctor(col[2]);
+    const from = bodyAt + col[1];
+    if (from + arr.byteLength > buf.length - 4) return `column ${name} cut short`;
+    new Uint8Array(arr.buffer).set(buf.subarray(from, from + arr.byteLength));
+    out[name] = arr;
+  }
+  const rows = Object.fromEntries(ROW_NAMES.map((n) => [n, out[`r.${n}`]])) as unknown as RowColumns;
+  const n = header.rows;
+  if (n !== buf.readUInt32LE(MAGIC.length)) return 'row counts differ';
+  if (ROW_NAMES.some((name) => rows[name].length !== n) || out.aCount.length !== n || out.idLen.length !== n)
+    return 'columns of different lengths';
+  const idLen = out.idLen as Int32Array;
+  if (idLen.reduce((sum, l) => sum + Math.max(0, l), 0) !== out.idBytes.length) return 'ids of the wrong length';
+  return {
+    header,
+    rows,
+    idBytes: out.idBytes as Uint8Array,
+    idLen,
+    aCount: out.aCount as Int32Array,
+    aOff: out.aOff as Float64Array,
+    aLen: out.aLen as Int32Array,
+    aItem: out.aItem as Int32Array,
+  };
+}

@@ -1,0 +1,223 @@
+// Index sidecars (docs/storage.md, "Start-up with a long history"): beside each closed
+// segment `seg-NNNNNN.jsonl`, a file `seg-NNNNNN.idx` (sidecar-format.ts) holds what the
+// start-up scan derives from that segment, so start-up reads a few megabytes instead of
+// scanning gigabytes. It is made by scanning the closed segment into an index of its
+// own with the start-up loader itself: deliveries based in the segment become rows,
+// records about deliveries of older segments are kept as they are and replayed first.
+// Applying it therefore leaves the index exactly as scanning would. The open segment
+// has none (it is scanned); a sidecar that is missing, damaged or does not match its
+// segment's length is ignored and the segment scanned (loader.ts says so at start-up).
+import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { DeliverySummary } from '../history-types.js';
+import { decodeRow, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
+import { HistoryIndex } from './index-state.js';
+import { Loader } from './loader.js';
+import type { ScannedRecord } from './records.js';
+import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
+import { decodeSidecar, encodeSidecar, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
+
+export function sidecarPath(segmentPath: string): string {
+  return segmentPath.replace(/\.jsonl$/, '.idx');
+}
+
+/** The delivery a record is about, for those that only touch a delivery already known. */
+function touchedDelivery(rec: ScannedRecord): string | undefined {
+  if ('deliveryId' in rec) return rec.deliveryId;
+  return rec.kind === 'd' && !rec.base ? rec.v.id : undefined;
+}
+
+/** Scans a closed segment and writes its sidecar; does nothing for a damaged segment (it is scanned at each start, and reported). */
+export async function writeSidecar(segmentPath: string, segId: number): Promise<void> {
+  const seg = newSegment(dirname(segmentPath), segId, false);
+  const own = new HistoryIndex(true);
+  own.segs.set(seg.id, seg);
+  const loader = new Loader(own);
+  const foreign: SidecarHeader['foreign'] = [];
+  const scanned = await scanSegment(seg.path, (rec, off, len) => {
+    const id = touchedDelivery(rec);
+    if (id !== undefined && own.d.slot(id) === undefined) foreign.push([rec, off, len]);
+    else loader.apply(seg, rec, { seg, off, len });
+  });
+  if (scanned.skipped > 0 || scanned.validLength !== scanned.fileSize) return;
+  const data = sidecarOf(own, {
+    segBytes: scanned.validLength,
+    created: seg.created,
+    nextDeliverySeq: loader.nextDeliverySeq,
+    nextEventSeq: loader.nextEventSeq,
+    foreign,
+  });
+  const path = sidecarPath(seg.path);
+  const tmp = `${path}.tmp`;
+  // No fsync: a sidecar lost or torn in a crash fails its checksum and the segment is scanned.
+  await writeFile(tmp, encodeSidecar(data), { mode: 0o600 });
+  await rename(tmp, path);
+}
+
+function sidecarOf(
+  own: HistoryIndex,
+  h: Pick<SidecarHeader, 'segBytes' | 'created' | 'nextDeliverySeq' | 'nextEventSeq' | 'foreign'>,
+): SidecarData {
+  const { d, ev } = own;
+  const live: number[] = [];
+  for (let s = 0; s < d.end; s++) if (d.isLive(s)) live.push(s);
+  const rows = {} as Record<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
+  for (const name of [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const) {
+    const Ctor = d.c[name].constructor as new (n: number) => Float64Array | Int32Array | Uint8Array;
+    const col = (rows[name] = new Ctor(live.length));
+    live.forEach((s, k) => (col[k] = d.c[name][s]));
+  }
+  const aCount = new Int32Array(live.length);
+  const locs: Loc[] = [];
+  live.forEach((s, k) => {
+    const mine = own.attempts(s);
+    aCount[k] = mine.length;
+    locs.push(...mine);
+  });
+  const odd: [number, DeliverySummary][] = [];
+  live.forEach((s, k) => {
+    const v = d.oddOf(s);
+    if (v) odd.push([k, v]);
+  });
+  const events = ev.all().map((i): [number, ReturnType<typeof ev.read>, number, number] => {
+    const loc = ev.loc(i, own.segs) as Loc;
+    return [ev.seq[i], ev.read(i), loc.off, loc.len];
+  });
+  const ids = live.map((s) => d.idOf(s));
+  const narrow = ids.map((id) => /^[\u0000-\u00ff]*$/.test(id));
+  const wideIds: [number, string][] = [];
+  ids.forEach((id, k) => !narrow[k] && wideIds.push([k, id]));
+  const header: SidecarHeader = { ...h, strings: own.strs.dump(), eventIds: own.eventIds.dump(), rows: live.length, wideIds, odd, events };
+  return {
+    header,
+    rows: rows as RowColumns,
+    idBytes: Buffer.from(ids.filter((_, k) => narrow[k]).join(''), 'latin1'),
+    idLen: Int32Array.from(ids, (id, k) => (narrow[k] ? id.length : -1)),
+    aCount,
+    aOff: Float64Array.from(locs, (l) => l.off),
+    aLen: Int32Array.from(locs, (l) => l.len),
+    aItem: Int32Array.from(locs, (l) => l.item ?? -1),
+  };
+}
+
+/** The segment's sidecar if it can be used for a segment of `fileSize` bytes: 'missing', or why not. */
+export async function readSidecar(segmentPath: string, fileSize: number): Promise<SidecarData | string> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(sidecarPath(segmentPath));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    return `unreadable (${(err as Error).message})`;
+  }
+  const data = decodeSidecar(buf);
+  if (typeof data === 'string') return data;
+  if (data.header.segBytes !== fileSize) return `it describes ${data.header.segBytes} bytes of a segment of ${fileSize}`;
+  return data;
+}
+
+/** Applies a sidecar read by readSidecar to the index, as scanning `seg` would have. */
+export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex, loader: Loader): void {
+  const { header: h } = data;
+  for (const [rec, off, len] of h.foreign) loader.apply(seg, rec, { seg, off, len });
+  // Each string and event id once (a reference held while the rows take theirs).
+  const strMap = Int32Array.from(h.strings, (v) => (v === null ? -1 : idx.strs.add(v)));
+  const evtMap = Int32Array.from(h.eventIds, (v) => (v === null ? -1 : idx.eventIds.add(v)));
+  const ids = { bytes: data.idBytes, at: new Float64Array(h.rows), len: data.idLen };
+  const aFirst = new Int32Array(h.rows + 1);
+  for (let k = 0, at = 0; k < h.rows; k++) {
+    ids.at[k] = at;
+    at += Math.max(0, ids.len[k]);
+    aFirst[k + 1] = aFirst[k] + data.aCount[k];
+  }
+  const wide = new Map(h.wideIds);
+  const odd = new Map(h.odd);
+  const bulk: number[] = [];
+  const one: number[] = [];
+  for (let k = 0; k < h.rows; k++) {
+    const fresh = ids.len[k] >= 0 && !odd.has(k) && idx.d.slotBytes(ids.bytes, ids.at[k], ids.len[k]) === undefined;
+    (fresh ? bulk : one).push(k);
+  }
+  const slots = idx.d.importRows(data.rows, bulk, ids, seg.id, strMap, evtMap);
+  bulk.forEach((k, j) => {
+    for (let a = aFirst[k]; a < aFirst[k + 1]; a++) idx.d.addAttemptAt(slots[j], seg.id, data.aOff[a], data.aLen[a], data.aItem[a]);
+  });
+  for (const k of one) {
+    const id =
+      ids.len[k] < 0
+        ? (wide.get(k) as string)
+        : Buffer.from(ids.bytes.buffer, ids.bytes.byteOffset + ids.at[k], ids.len[k]).toString('latin1');
+    const v =
+      odd.get(k) ??
+      decodeRow(
+        data.rows,
+        k,
+        id,
+        (i) => h.strings[i] as string,
+        (i) => h.eventIds[i] as string,
+      );
+    const locs: Loc[] = [];
+    for (let a = aFirst[k]; a < aFirst[k + 1]; a++)
+      locs.push({ seg, off: data.aOff[a], len: data.aLen[a], ...(data.aItem[a] >= 0 ? { item: data.aItem[a] } : {}) });
+    const known = idx.d.slot(id);
+    if (known !== undefined) idx.rebase(known, v, seg, locs);
+    else idx.d.setAttempts(idx.addDelivery(data.rows.seq[k], v, seg), locs);
+  }
+  strMap.forEach((g) => g >= 0 && idx.strs.release(g));
+  evtMap.forEach((g) => g >= 0 && idx.eventIds.release(g));
+  for (const [seq, v, off, len] of h.events) idx.putEvent(seq, v, { seg, off, len });
+  seg.created += h.created;
+  loader.nextDeliverySeq = Math.max(loader.nextDeliverySeq, h.nextDeliverySeq);
+  loader.nextEventSeq = Math.max(loader.nextEventSeq, h.nextEventSeq);
+}
+
+/** How many delivery rows the sidecars of these segments hold together (to size the tables once). */
+export async function sidecarRowsOf(segmentPaths: string[]): Promise<number> {
+  let rows = 0;
+  for (const path of segmentPaths) {
+    const fh = await open(sidecarPath(path), 'r').catch(() => null);
+    if (!fh) continue;
+    try {
+      const first = Buffer.alloc(16);
+      const { bytesRead } = await fh.read(first, 0, 16, 0);
+      rows += sidecarRows(first.subarray(0, bytesRead));
+    } finally {
+      await fh.close();
+    }
+  }
+  return rows;
+}
+
+/** Deletes a segment's sidecar, if any. */
+export async function removeSidecar(segmentPath: string): Promise<void> {
+  await unlink(sidecarPath(segmentPath)).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+}
+
+/** Sidecars written one at a time in the background, after the writer has written their segment out. */
+export class SidecarQueue {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly writtenOut: () => Promise<void>,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  add(seg: Segment): void {
+    const { path, id } = seg;
+    this.tail = this.tail.then(async () => {
+      try {
+        await this.writtenOut();
+        await writeSidecar(path, id);
+      } catch (err) {
+        // Retention may have dropped the segment meanwhile; anything else is worth a line.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
+      }
+    });
+  }
+
+  /** Resolves once every sidecar asked for so far is written (or given up). */
+  idle(): Promise<void> {
+    return this.tail;
+  }
+}

@@ -1,0 +1,202 @@
+// Index sidecars of the history log against a real temp folder (docs/storage.md, "Start-up
+// with a long history"): one is written beside each closed segment, the next open loads
+// it and ends in exactly the state a full scan gives, and one that is damaged, stale or
+// missing is ignored (said in the warnings), the segment scanned and the sidecar written again.
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyFile, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/backend/store/history-log.js';
+import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
+import { attempt, delivery, event, tempDir } from './history-fixtures.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+const logs: HistoryLog[] = [];
+
+afterEach(async () => {
+  for (const log of logs.splice(0)) await log.close().catch(() => {});
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function setup(opts: Partial<HistoryLogOptions> = {}) {
+  const t = await tempDir();
+  cleanups.push(t.cleanup);
+  const open = async () => {
+    const log = createHistoryLog({ dir: t.dir, cap: 40, segmentDeliveries: 6, ...opts });
+    logs.push(log);
+    const warnings = await log.open();
+    return { log, warnings };
+  };
+  return { dir: t.dir, open };
+}
+
+const files = async (dir: string, ext: string) => (await readdir(dir)).filter((n) => n.endsWith(ext)).sort();
+
+/**
+ * A history with every kind of record: deliveries updated and attempted in later
+ * segments than their creation, pending ones carried by retention, an event recorded
+ * twice, summaries kept whole (an imported one with its own time format).
+ */
+async function fill(log: HistoryLog, n: number) {
+  for (let i = 0; i < n; i++) {
+    const doc = `doc_${i % 3}`;
+    log.recordEvent(event({ id: `evt_${i}`, document_id: doc }), `{"n":${i}}`);
+    const base = { id: `msg_${i}`, event_id: `evt_${i}`, document_id: doc, subscription_id: `wh_${i % 4}` };
+    log.recordDelivery(i % 7 === 3 ? { ...delivery(base), created_at: '2025-01-01T00:00:00Z', imported: true } : delivery(base));
+    if (i >= 2) {
+      const j = i - 2; // the delivery made two before this one: often in the previous segment
+      const pending = j % 5 === 0;
+      log.recordAttempt(
+        attempt({
+          delivery_id: `msg_${j}`,
+          succeeded: !pending,
+          response: { status: pending ? 503 : 200, headers: {}, body: `r${j}`, truncated: false },
+        }),
+      );
+      log.recordDelivery(
+        delivery({
+          id: `msg_${j}`,
+          event_id: `evt_${j}`,
+          document_id: `doc_${j % 3}`,
+          subscription_id: `wh_${j % 4}`,
+          status: pending ? 'pending' : 'succeeded',
+          attempts: 1,
+          last_status_code: pending ? 503 : 200,
+        }),
+      );
+    }
+    if (i % 10 === 9)
+      log.recordEvent(event({ id: `evt_${i - 5}`, document_id: `doc_${(i - 5) % 3}`, type: 'document.completed' }), `{"again":${i}}`);
+  }
+  await log.flush();
+}
+
+/** Everything the log answers, as one comparable value. */
+async function stateOf(log: HistoryLog, n: number) {
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(
+      log.getDelivery(`msg_${i}`) ?? null,
+      await log.getAttempts(`msg_${i}`),
+      log.getEvent(`evt_${i}`) ?? null,
+      (await log.getEventBody(`evt_${i}`)) ?? null,
+    );
+  }
+  out.push(log.listDeliveries({ company_id: 'co_a' }, { limit: 1000 }));
+  for (let s = 0; s < 4; s++) out.push(log.listDeliveries({ company_id: 'co_a', subscription_id: `wh_${s}` }, { limit: 1000 }));
+  for (let d = 0; d < 3; d++) out.push(log.eventsForDocument('co_a', `doc_${d}`));
+  return JSON.stringify(out);
+}
+
+describe('history log: index sidecars', () => {
+  it('writes one beside each closed segment; the next open loads them and ends where a full scan does', async () => {
+    const { dir, open } = await setup();
+    const n = 80;
+    const first = await open();
+    await fill(first.log, n);
+    await first.log.close(); // retention under way ends first: at most `cap` deliveries remain
+    const segments = await files(dir, '.jsonl');
+    expect(segments.length).toBeGreaterThan(4); // retention ran, so carried copies are in there too
+    expect(await files(dir, '.idx')).toEqual(segments.slice(0, -1).map((s) => s.replace('.jsonl', '.idx')));
+
+    let opened = await open();
+    expect(opened.warnings).toEqual([]); // loaded from the sidecars: none was missing
+    const fromSidecars = await stateOf(opened.log, n);
+    await opened.log.close();
+
+    // Without the sidecars: the same state, said in the warnings, and the sidecars are back.
+    for (const f of await files(dir, '.idx')) await rm(join(dir, f));
+    opened = await open();
+    expect(opened.warnings).toHaveLength(1);
+    expect(opened.warnings[0]).toMatch(/delivery history files had no index beside them.*nothing is lost/);
+    expect(await stateOf(opened.log, n)).toBe(fromSidecars);
+    await opened.log.close();
+    expect(await files(dir, '.idx')).toEqual(segments.slice(0, -1).map((s) => s.replace('.jsonl', '.idx')));
+
+    opened = await open();
+    expect(opened.warnings).toEqual([]);
+    expect(await stateOf(opened.log, n)).toBe(fromSidecars);
+    // New records after a sidecar-loaded open continue both sequences.
+    opened.log.recordEvent(event({ id: 'evt_new', document_id: 'doc_0' }), '{}');
+    opened.log.recordDelivery(delivery({ id: 'msg_new', event_id: 'evt_new' }));
+    expect(opened.log.listDeliveries({ company_id: 'co_a' }, { limit: 1 }).data[0].id).toBe('msg_new');
+    expect(opened.log.eventsForDocument('co_a', 'doc_0').at(-1)?.id).toBe('evt_new');
+  });
+
+  it('a carried copy of a delivery still known from an older segment (a crash before that file went) replaces it, as a scan does', async () => {
+    const { dir, open } = await setup();
+    let opened = await open();
+    await fill(opened.log, 12);
+    await opened.log.close();
+    const oldest = (await files(dir, '.jsonl'))[0];
+    await copyFile(join(dir, oldest), join(dir, `${oldest}.kept`));
+    opened = await open();
+    await fill(opened.log, 80); // the same ids again: retention drops the oldest segment, carrying its pending deliveries
+    await opened.log.close();
+    expect(await files(dir, '.jsonl')).not.toContain(oldest);
+    await copyFile(join(dir, `${oldest}.kept`), join(dir, oldest)); // as if the crash came before the delete
+    await rm(join(dir, `${oldest}.kept`));
+
+    opened = await open();
+    const fromSidecars = await stateOf(opened.log, 80);
+    await opened.log.close();
+    for (const f of await files(dir, '.idx')) await rm(join(dir, f));
+    opened = await open();
+    expect(await stateOf(opened.log, 80)).toBe(fromSidecars);
+  });
+
+  it('ignores a damaged sidecar or one that does not match its segment, says so, and writes it again', async () => {
+    const { dir, open } = await setup({ cap: 1000 });
+    const n = 30;
+    const { log } = await open();
+    await fill(log, n);
+    const live = await stateOf(log, n);
+    await log.close();
+    const [first, second] = await files(dir, '.idx');
+    const bytes = await readFile(join(dir, first));
+    bytes[bytes.length >> 1] ^= 0xff; // one flipped byte
+    await writeFile(join(dir, first), bytes);
+    const seg2 = join(dir, second.replace('.idx', '.jsonl'));
+    const seg2Bytes = await readFile(seg2);
+    await writeFile(join(dir, second), (await readFile(join(dir, second))).subarray(0, 40)); // cut short
+
+    let opened = await open();
+    expect(opened.warnings).toHaveLength(2);
+    expect(opened.warnings[0]).toContain(join(dir, first.replace('.idx', '.jsonl')));
+    expect(opened.warnings[0]).toMatch(/could not be used \(checksum mismatch\): the file was read in full instead \(nothing is lost\)/);
+    expect(opened.warnings[1]).toContain(seg2);
+    expect(await stateOf(opened.log, n)).toBe(live);
+    await opened.log.close();
+    opened = await open();
+    expect(opened.warnings).toEqual([]);
+    expect(await stateOf(opened.log, n)).toBe(live);
+    await opened.log.close();
+
+    // A segment changed behind the sidecar's back (here: a line cut off its end) is scanned, not trusted.
+    const lastNl = seg2Bytes.lastIndexOf(10, seg2Bytes.length - 2);
+    await truncate(seg2, lastNl + 1);
+    opened = await open();
+    expect(opened.warnings.join('\n')).toMatch(/could not be used \(it describes \d+ bytes of a segment of \d+\)/);
+  });
+
+  it('rolling back across a rotation leaves no sidecar of a segment that was cut', async () => {
+    const { dir, open } = await setup({ cap: 1000 });
+    const { log } = await open();
+    await fill(log, 10);
+    const mark = log.mark();
+    await fill(log, 0);
+    for (let i = 100; i < 130; i++) log.recordDelivery(delivery({ id: `msg_${i}`, event_id: `evt_${i}` }));
+    await log.flush();
+    await log.close(); // sidecars of the segments closed after the mark are written
+    expect((await files(dir, '.idx')).length).toBeGreaterThan(1);
+    const reopened = await open();
+    await reopened.log.rollback(mark);
+    expect(reopened.log.getDelivery('msg_100')).toBeUndefined();
+    const markName = `seg-${String(mark.segment).padStart(6, '0')}.idx`;
+    expect((await files(dir, '.idx')).filter((f) => f >= markName)).toEqual([]);
+    await reopened.log.close();
+    const after = await open();
+    expect(after.warnings).toEqual([]);
+    expect(after.log.getDelivery('msg_9')?.id).toBe('msg_9');
+    expect(after.log.getDelivery('msg_100')).toBeUndefined();
+  });
+});
