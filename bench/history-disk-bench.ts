@@ -7,7 +7,7 @@
 // Run:
 //   npx rolldown bench/history-disk-bench.ts --platform node --format esm --file /tmp/history-disk.mjs
 //   node /tmp/history-disk.mjs [deliveries=10000] [fan-out=1]
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,6 +140,7 @@ async function main(): Promise<void> {
     const log = createHistoryLog({ dir, cap: 200_000 });
     await log.open();
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let made = 0; made < deliveries;) {
       clock += 37;
       const iso = new Date(clock).toISOString();
@@ -178,27 +179,33 @@ async function main(): Promise<void> {
     }
     await log.flush();
     const recordMs = performance.now() - t0;
+    const recordCpu = process.cpuUsage(cpu0);
     await log.close();
     const bytes = await segmentBytes(dir);
     const again = createHistoryLog({ dir, cap: 200_000 });
     const tOpen = performance.now();
+    const cpuOpen = process.cpuUsage();
     await again.open();
     const openMs = performance.now() - tOpen;
+    const openCpu = process.cpuUsage(cpuOpen);
     let mismatches = 0;
     const tRead = performance.now();
+    const cpuRead = process.cpuUsage();
     for (const a of recorded) {
       const [back] = await again.getAttempts(a.delivery_id);
       if (!isDeepStrictEqual(back, a) || JSON.stringify(back) !== JSON.stringify(a)) mismatches++;
     }
     const readMs = performance.now() - tRead;
+    const readCpu = process.cpuUsage(cpuRead);
     for (const [id, body] of bodies) if ((await again.getEventBody(id)) !== body) mismatches++;
     await again.close();
-    const digest = createHash('sha256').update(String(bytes)).digest('hex').slice(0, 6);
     console.log(
       `${deliveries.toLocaleString('en')} deliveries, fan-out ${fanOut}, body ${Math.round(bodyBytes / bodies.size)} B: ` +
         `${bytes.toLocaleString('en')} B of segments = ${(bytes / deliveries).toFixed(0)} B/delivery; ` +
-        `recording ${((recordMs * 1000) / deliveries).toFixed(1)} µs/delivery; reopen ${openMs.toFixed(0)} ms; ` +
-        `getAttempts ${((readMs * 1000) / recorded.length).toFixed(0)} µs each; read-back mismatches: ${mismatches} (${digest})`,
+        `recording ${((recordMs * 1000) / deliveries).toFixed(1)} µs/delivery (CPU ${((recordCpu.user + recordCpu.system) / deliveries).toFixed(1)} µs); ` +
+        `reopen ${openMs.toFixed(0)} ms (CPU ${((openCpu.user + openCpu.system) / 1000).toFixed(0)} ms); ` +
+        `getAttempts ${((readMs * 1000) / recorded.length).toFixed(0)} µs each (CPU ${((readCpu.user + readCpu.system) / recorded.length).toFixed(0)} µs); ` +
+        `read-back mismatches: ${mismatches}`,
     );
     if (mismatches > 0) process.exitCode = 1;
   } finally {

@@ -228,6 +228,7 @@ function report(results) {
   out.push(
     `Countersign benchmark — ${new Date().toISOString()}${quick ? ' — QUICK RUN (harness check: shorter windows, smaller history; not the figures)' : ''}`,
   );
+  out.push(`Commit: ${machine.commit}`);
   out.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}, ${machine.platform}`);
   out.push(`Load average before the run: ${machine.loadavg_before.join(' / ')}; busy processes: ${machine.busy_before || 'none over 5%'}`);
   out.push(

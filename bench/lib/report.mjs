@@ -16,7 +16,16 @@ export function machineInfo() {
   } catch {
     busy = 'unknown';
   }
+  let commit;
+  try {
+    // Which code was measured: the commit, and whether the working tree differed from it.
+    const git = (...a) => execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' (with uncommitted changes)' : ''}`;
+  } catch {
+    commit = 'unknown (not a git checkout)';
+  }
   return {
+    commit,
     cores: cpus.length,
     cpu: cpus[0]?.model ?? 'unknown',
     memory_gib: +(os.totalmem() / 2 ** 30).toFixed(1),

@@ -217,9 +217,18 @@ function memoryRows(r, rows) {
     rows.push({
       metric: `   soak load: GET / PUT (x${soak.fanout} deliveries) / inbox POST, per second`,
       countersign: `${k(l.get.rps)} / ${k(l.put.rps)} / ${k(l.inbox.rps)}`,
-      reference: `${k(errs)} errors; drained in ${soak.drainSeconds.toFixed(1)} s`,
+      reference: `asked ${soak.asked.getRate} / ${soak.asked.putRate} / ${soak.asked.inboxRate}; ${k(errs)} errors`,
       target: 'no errors',
       verdict: verdict(errs === 0),
+    });
+    const inboxOk = soak.inboxDeliveries['succeeded/1'] ?? 0;
+    const inboxAll = Object.values(soak.inboxDeliveries).reduce((a, b) => a + b, 0);
+    rows.push({
+      metric: '   soak deliveries to the inbox: succeeded at the 1st attempt / all',
+      countersign: `${k(inboxOk)} / ${k(inboxAll)}`,
+      reference: `inbox holds ${k(soak.inboxCaptureCount)} captures`,
+      target: 'all',
+      verdict: verdict(inboxAll > 0 && inboxOk === inboxAll),
     });
   }
   rows.push(idleFreshRow(r));
@@ -298,6 +307,15 @@ function startupRows(r, rows) {
       note: failed ? p.error : undefined,
     });
   }
+  if (m.restart)
+    rows.push({
+      metric: '   start-up again on the same directory (2nd start)',
+      unit: 's',
+      countersign: m.restart.firstAnswerSeconds,
+      reference: `ready line ${m.restart.readySeconds.toFixed(2)} s`,
+      target: 'report',
+      verdict: 'info',
+    });
   rows.push({
     metric: `   RSS after start-up and paging, ${k(m.history)} deliveries`,
     unit: 'MiB',

@@ -35,6 +35,7 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
     `rows 5-6: ${seconds} s mixed soak: GET ${getRate}/s, PUT ${putRate}/s x ${toReceiver + 1} subscriptions, inbox POST ${inboxRate}/s of ${inboxBodyBytes} B`,
   );
 
+  const sinceIso = new Date().toISOString();
   const samples = [];
   const t0 = performance.now();
   const sampler = setInterval(() => samples.push({ t: +((performance.now() - t0) / 1000).toFixed(1), rss: rssOf(ctx.cs.pid) }), 1000);
@@ -45,7 +46,7 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
   try {
     [gets, puts, posts] = await Promise.all([
       load(
-        { ...window, origin: ctx.cs.api, method: 'GET', paths: [`/documents/${ctx.docs[0]}`], headers, connections: 4, rate: getRate },
+        { ...window, origin: ctx.cs.api, method: 'GET', paths: [`/documents/${ctx.docs[0]}`], headers, connections: 8, rate: getRate },
         'soak GET',
       ),
       load(
@@ -56,7 +57,7 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
           paths: ctx.docs.map((d) => `/documents/${d}`),
           headers: { ...headers, 'content-type': 'application/json' },
           body: { kind: 'title', tag: 'soak' },
-          connections: 4,
+          connections: 8,
           rate: putRate,
         },
         'soak PUT',
@@ -69,7 +70,7 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
           paths: [new URL(inbox.local_url).pathname],
           headers: { 'content-type': 'application/json' },
           body: { kind: 'fixed', text: body },
-          connections: 4,
+          connections: 8,
           rate: inboxRate,
         },
         'soak inbox POST',
@@ -99,6 +100,9 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
     gc = String(err?.message ?? err);
     log(`  no GC hint: ${gc}`);
   }
+  // What the soak really did at the inbox: deliveries to it, by outcome, and what it captured (at most its retention).
+  const inboxDeliveries = await ctx.cs.deliveryStatuses(inboxSub, sinceIso, 400);
+  const inboxNow = await call(`${ctx.cs.api}/v2/test_helpers/inboxes/${inbox.id}`, { headers });
   const strip = (r) => ({
     requests: r.requests,
     rps: r.rps,
@@ -115,7 +119,10 @@ export async function soakPhase(ctx, { seconds, getRate, putRate, inboxRate, inb
     samples,
     load: { get: strip(gets), put: strip(puts), inbox: strip(posts) },
     fanout: toReceiver + 1,
+    asked: { getRate, putRate, inboxRate },
     inboxSubscription: inboxSub,
+    inboxDeliveries,
+    inboxCaptureCount: inboxNow.capture_count,
     drainSeconds,
     idle:
       gcRss != null

@@ -1,21 +1,23 @@
-// `countersign listen --connection` to a remote that is NOT on a loopback address: the
-// remote must reach this machine through the tunnel's public URL. Here the remote is
-// another Countersign behind an https front at https://localhost:<port> (a self-signed
-// certificate the command trusts through NODE_EXTRA_CA_CERTS), which is not a loopback
-// *http* address, so listen takes the tunnel's path. The ngrok cloud cannot be reached
-// from a test, so the tunnel is the one fake: its state is set by hand on the local
-// backend (in-process, writing its instance card for the command), and its "public URL"
-// is a small loopback front that passes requests on to the local receiver, as ngrok's
-// edge would. The command, the remote, the receiver and the app are real.
-// Checked: the subscription on the remote is at the public URL, the remote's deliveries
-// reach the app through it, and Ctrl-C removes it; with the tunnel offline, exit 3 saying
-// how to start it, and nothing left on either side.
+// `countersign listen --connection` to a remote that is NOT on this machine's loopback:
+// the remote must reach this machine through the tunnel's public URL. Here the remote is
+// another Countersign behind an https front on one of this machine's non-loopback
+// addresses (https://<that address>:<port>, a self-signed certificate the command trusts
+// through NODE_EXTRA_CA_CERTS), so listen takes the tunnel's path. The front listens only
+// while the test runs and passes requests to a test backend with a throwaway key. The
+// ngrok cloud cannot be reached from a test, so the tunnel is the one fake: its state is
+// set by hand on the local backend (in-process, writing its instance card for the
+// command), and its "public URL" is a small loopback front that passes requests on to
+// the local receiver, as ngrok's edge would. The command, the remote, the receiver and
+// the app are real. Checked: the subscription on the remote is at the public URL, the
+// remote's deliveries reach the app through it, and Ctrl-C removes it; with the tunnel
+// offline, exit 3 saying how to start it, and nothing left on either side. Skipped, with
+// the reason, without openssl or a non-loopback IPv4 address.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,8 +26,14 @@ import { CLI_BIN, runCountersign } from '../helpers/cli.js';
 import { waitUntil } from '../helpers/wait.js';
 import type { TunnelState } from '@shared/receiver-types.js';
 
-/** Whether openssl can make the test's certificate; the tests are skipped with this reason when not. */
-function opensslMissing(): string | null {
+/** An IPv4 address of this machine that is not loopback, for the remote's front. */
+const farAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
+/** Why the tests cannot run here, or null. */
+function cannotRun(): string | null {
+  if (!farAddress) return 'this machine has no non-loopback IPv4 address to put the remote on';
   try {
     execFileSync('openssl', ['version'], { stdio: 'pipe' });
     return null;
@@ -33,7 +41,7 @@ function opensslMissing(): string | null {
     return 'openssl is not installed: it makes the self-signed certificate of the https front';
   }
 }
-const skipReason = opensslMissing();
+const skipReason = cannotRun();
 
 let dir: string;
 let remote: TestBackend;
@@ -63,8 +71,8 @@ function passTo(target: string) {
   };
 }
 
-async function listenOn(server: Server): Promise<number> {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+async function listenOn(server: Server, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, host, r));
   return (server.address() as AddressInfo).port;
 }
 
@@ -87,9 +95,9 @@ beforeAll(async () => {
       '-days',
       '1',
       '-subj',
-      '/CN=localhost',
+      '/CN=countersign-test',
       '-addext',
-      'subjectAltName=DNS:localhost',
+      `subjectAltName=IP:${farAddress}`,
     ],
     { stdio: 'pipe' },
   );
@@ -98,7 +106,7 @@ beforeAll(async () => {
   local = await startTestBackend({}, undefined, { env: {}, instanceFile: true });
   local.backend.tunnel.state = () => tunnel;
   front = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) }, passTo(remote.urls.api_url));
-  remoteHttps = `https://localhost:${await listenOn(front)}`;
+  remoteHttps = `https://${farAddress}:${await listenOn(front, farAddress)}`;
   edge = createHttpServer(passTo(local.urls.receiver_url));
   edgeUrl = `http://127.0.0.1:${await listenOn(edge)}`;
   app = createHttpServer((req, res) => {

@@ -186,7 +186,7 @@ class SegmentedHistoryLog implements HistoryLog {
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
     const slot = this.idx.d.slot(deliveryId);
-    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.read(locs));
+    if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.writer.whenWritten(locs));
     const early = (this.orphans.get(deliveryId) ?? []).map((line) => parseAttempt(line)?.attempt);
     return early.filter((a): a is AttemptRecord => a !== undefined);
   }
@@ -259,7 +259,7 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private async read(locs: Loc[]): Promise<(string | undefined)[]> {
-    if (locs.some((l) => l.off + l.len > l.seg.written)) await this.writer.writeOut();
+    await this.writer.whenWritten(locs);
     return readLocs(locs);
   }
 
@@ -284,6 +284,7 @@ class SegmentedHistoryLog implements HistoryLog {
       idx: this.idx,
       append: (line: string) => this.append(line),
       read: (locs: Loc[]) => this.read(locs),
+      written: (locs: Loc[]) => this.writer.whenWritten(locs),
       flush: () => this.writer.flush(),
     };
     // close() lets a retention under way finish, so the cap holds on disk too.

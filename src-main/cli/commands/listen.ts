@@ -15,6 +15,7 @@ import { resolveLocalInstance, resolveTarget, withTargetOptions, type Target, ty
 import { connectionTarget } from '../connection.js';
 import { DeliveryWatch, followDeliveries, type DeliveryLine } from './listen-watch.js';
 import { EVENT_TYPES } from '@shared/api-types.js';
+import { isLoopbackName } from '../../backend/net/address-policy.js';
 
 interface ListenOptions extends TargetOptions {
   forwardTo?: string;
@@ -42,7 +43,8 @@ interface Made {
   subscriptionIds: string[];
 }
 
-const LOOPBACK_API = /^http:\/\/(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?(\/|$)/i;
+/** Whether a service runs on this machine: its API on a loopback name or address (http or https). */
+const onThisMachine = (apiUrl: string) => isLoopbackName(new URL(apiUrl).hostname);
 
 function parseForwardTo(raw: string | undefined): string {
   if (!raw) throw usageError('--forward-to <url> is required, e.g. --forward-to http://localhost:3000/webhooks');
@@ -72,7 +74,7 @@ export function parseEvents(raw: string | undefined): string[] {
 
 /** The address the service can reach the inbox at: its own machine's receiver, or the tunnel's public URL. */
 export function subscriptionUrl(sides: Sides, inbox: MadeInbox): string {
-  if (LOOPBACK_API.test(sides.service.apiUrl)) return inbox.local_url;
+  if (onThisMachine(sides.service.apiUrl)) return inbox.local_url;
   if (inbox.public_url) return inbox.public_url;
   throw unavailable(
     `${sides.service.description} is not on this machine: its deliveries must reach this machine's receiver through the tunnel's public URL, and the tunnel is not online. Start it on the console's Receiver screen (it needs an ngrok authtoken) and run this again.`,
@@ -142,7 +144,7 @@ async function resolveSides(opts: ListenOptions): Promise<Sides> {
     return { local, service: await connectionTarget(local, opts.connection) };
   }
   const target = await resolveTarget(opts);
-  if (!LOOPBACK_API.test(target.apiUrl)) {
+  if (!onThisMachine(target.apiUrl)) {
     await target.close();
     throw unavailable(
       `${target.description} is not on this machine: listen makes its inbox on that service's own receiver, which would forward to a URL on that machine, not this one. For a real deployment, add it as a connection (console: Settings → Connections) and use --connection <name>: the inbox is then made here and the remote reaches it through the tunnel.`,

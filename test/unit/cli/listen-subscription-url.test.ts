@@ -18,14 +18,19 @@ const sides = (apiUrl: string): Sides => ({
 
 describe('listen: the address the service is subscribed to', () => {
   it('is the local URL for a service on loopback', () => {
-    for (const api of ['http://127.0.0.1:5000', 'http://localhost:5000', 'http://[::1]:5000'])
+    for (const api of [
+      'http://127.0.0.1:5000',
+      'http://localhost:5000',
+      'http://[::1]:5000',
+      'https://localhost:5443',
+      'http://127.0.0.2:5000',
+    ])
       expect(subscriptionUrl(sides(api), { ...inbox, public_url: 'https://x.ngrok.app/in/inb_1' })).toBe(inbox.local_url);
   });
 
   it('is the tunnel’s public URL for a service elsewhere', () => {
-    expect(subscriptionUrl(sides('https://api.example.com'), { ...inbox, public_url: 'https://x.ngrok.app/in/inb_1' })).toBe(
-      'https://x.ngrok.app/in/inb_1',
-    );
+    for (const api of ['https://api.example.com', 'https://192.0.2.10:8443', 'https://localhost.example.com'])
+      expect(subscriptionUrl(sides(api), { ...inbox, public_url: 'https://x.ngrok.app/in/inb_1' })).toBe('https://x.ngrok.app/in/inb_1');
   });
 
   it('is exit 3, saying how to open the tunnel, for a service elsewhere with the tunnel offline', () => {

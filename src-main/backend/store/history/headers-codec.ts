@@ -51,7 +51,13 @@ const PAIRS: [string, string][] = [
 ];
 
 const nameIndex = new Map(NAMES.map((n, i) => [n, i]));
-const pairIndex = new Map(PAIRS.map(([n, v], i) => [`${n}\n${v}`, i]));
+/** name -> value -> index in PAIRS. */
+const pairIndex = new Map<string, Map<string, number>>();
+PAIRS.forEach(([n, v], i) => {
+  const values = pairIndex.get(n) ?? new Map<string, number>();
+  values.set(v, i);
+  pairIndex.set(n, values);
+});
 
 /** True when every own value is a string (what the compact form can hold). */
 export function isStringRecord(h: unknown): h is Record<string, string> {
@@ -62,15 +68,15 @@ export function isStringRecord(h: unknown): h is Record<string, string> {
 
 /** The compact JSON of `h` (checked with isStringRecord first). */
 export function encodeHeaders(h: Record<string, string>, deliveryId: string): string {
-  let out = '[';
+  let out = '';
   for (const name in h) {
     const value = h[name];
-    if (out.length > 1) out += ',';
+    if (out !== '') out += ',';
     if (name === 'webhook-id' && value === deliveryId) {
       out += '-1';
       continue;
     }
-    const pair = pairIndex.get(`${name}\n${value}`);
+    const pair = pairIndex.get(name)?.get(value);
     if (pair !== undefined) {
       out += pair;
       continue;
@@ -78,7 +84,7 @@ export function encodeHeaders(h: Record<string, string>, deliveryId: string): st
     const n = nameIndex.get(name);
     out += `[${n === undefined ? JSON.stringify(name) : n},${JSON.stringify(value)}]`;
   }
-  return out + ']';
+  return `[${out}]`;
 }
 
 /** Sets an own property, also for the name "__proto__" (which plain assignment would not). */

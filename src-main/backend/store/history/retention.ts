@@ -30,6 +30,8 @@ export interface RetentionHost {
   readonly idx: HistoryIndex;
   append(line: string): Loc;
   read(locs: Loc[]): Promise<(string | undefined)[]>;
+  /** Resolves once every line at `locs` is in its file. */
+  written(locs: Loc[]): Promise<void>;
   flush(): Promise<void>;
 }
 
@@ -79,7 +81,7 @@ async function carryDelivery(host: RetentionHost, seg: Segment, id: string): Pro
     if (!stays(s)) return;
     const tail = d.attemptTail(s);
     const locs = idx.attempts(s);
-    const attempts = await readAttempts(locs, (l) => host.read(l));
+    const attempts = await readAttempts(locs, (l) => host.written(l));
     // Synchronous from here on: nothing can be appended between the check and the copy.
     if (d.slot(id) !== s || !stays(s)) return;
     if (d.attemptTail(s) !== tail) continue; // an attempt arrived: read again

@@ -1,7 +1,7 @@
 // Segment files of the history log: naming, the startup scan, and reading single
 // records back by location. A torn last line (a crash in the middle of a write) is
 // reported as the length of the valid prefix so the caller can cut it off.
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAttempt, parseEventBody, scanLine, type ParsedAttempt, type ScannedRecord } from './records.js';
 import type { AttemptRecord } from '../history-types.js';
@@ -95,7 +95,22 @@ export async function scanSegment(path: string, onRecord: (rec: ScannedRecord, o
 
 /** Reads each location's line; undefined where the file is gone or short. */
 export async function readLocs(locs: Loc[]): Promise<(string | undefined)[]> {
-  const out: (string | undefined)[] = new Array(locs.length).fill(undefined);
+  return (await readLocsWith(locs)).lines;
+}
+
+/** For a line just read (of locs[i]): another line of the same segment to read with it, if any. */
+type Follow = (line: string, i: number) => { off: number; len: number } | undefined;
+
+/**
+ * Reads each location's line and, in the same pass over its file (one open for both),
+ * the line `follow` names for it: `follows[i]` (lines named twice are read once).
+ */
+export async function readLocsWith(
+  locs: Loc[],
+  follow?: Follow,
+): Promise<{ lines: (string | undefined)[]; follows: (string | undefined)[] }> {
+  const lines: (string | undefined)[] = new Array(locs.length).fill(undefined);
+  const follows: (string | undefined)[] = new Array(locs.length).fill(undefined);
   const bySeg = new Map<Segment, number[]>();
   locs.forEach((loc, i) => {
     const list = bySeg.get(loc.seg);
@@ -112,49 +127,72 @@ export async function readLocs(locs: Loc[]): Promise<(string | undefined)[]> {
         throw err;
       }
       try {
+        const seen = new Map<number, string | undefined>();
         for (const i of indexes) {
-          const { off, len } = locs[i];
-          const buf = Buffer.allocUnsafe(len);
-          let got = 0;
-          while (got < len) {
-            const { bytesRead } = await fh.read(buf, got, len - got, off + got);
-            if (bytesRead === 0) break;
-            got += bytesRead;
-          }
-          if (got === len) out[i] = buf.toString('utf8');
+          const line = await readLine(fh, locs[i].off, locs[i].len);
+          lines[i] = line;
+          const next = line === undefined ? undefined : follow?.(line, i);
+          if (!next) continue;
+          if (!seen.has(next.off)) seen.set(next.off, await readLine(fh, next.off, next.len));
+          follows[i] = seen.get(next.off);
         }
       } finally {
         await fh.close();
       }
     }),
   );
+  return { lines, follows };
+}
+
+async function readLine(fh: FileHandle, off: number, len: number): Promise<string | undefined> {
+  const buf = Buffer.allocUnsafe(len);
+  let got = 0;
+  while (got < len) {
+    const { bytesRead } = await fh.read(buf, got, len - got, off + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got === len ? buf.toString('utf8') : undefined;
+}
+
+/**
+ * The attempts at `locs`, in order, once `ready` (the writer wrote them out). A request
+ * body stored as a reference is read from its event line in the same segment, in the
+ * same pass over the file; an attempt whose line or body cannot be read is left out.
+ */
+export async function readAttempts(locs: Loc[], ready: (locs: Loc[]) => Promise<void>): Promise<AttemptRecord[]> {
+  await ready(locs);
+  const parsed: (ParsedAttempt | undefined)[] = new Array(locs.length).fill(undefined);
+  const { follows } = await readLocsWith(locs, (line, i) => {
+    const ref = (parsed[i] = parseAttempt(line, locs[i].item))?.ref;
+    return ref && !recentBodies.some((e) => e.seg === locs[i].seg && e.off === ref.off) ? ref : undefined;
+  });
+  const out: AttemptRecord[] = [];
+  parsed.forEach((p, i) => {
+    if (!p) return;
+    if (p.ref) {
+      const body = bodyAt(locs[i].seg, p.ref.off, follows[i]);
+      if (body === undefined) return;
+      p.attempt.request.body = body;
+    }
+    out.push(p.attempt);
+  });
   return out;
 }
 
 /**
- * The attempts at `locs`, in order, read with `read` (readLocs, after the writer wrote
- * them out). A request body stored as a reference is read from its event line in the
- * same segment; an attempt whose line or body cannot be read is left out.
+ * Event bodies read for references lately (the deliveries of one event share one; an
+ * inspector shows them one after another), by segment object and offset: a segment cut
+ * back by a rollback is a new object, so an entry never outlives the line it was read from.
  */
-export async function readAttempts(locs: Loc[], read: (locs: Loc[]) => Promise<(string | undefined)[]>): Promise<AttemptRecord[]> {
-  const lines = await read(locs);
-  const parsed: (ParsedAttempt | undefined)[] = lines.map((line, i) => (line === undefined ? undefined : parseAttempt(line, locs[i].item)));
-  const refs: Loc[] = [];
-  const owners: ParsedAttempt[] = [];
-  parsed.forEach((p, i) => {
-    if (p?.ref) {
-      refs.push({ seg: locs[i].seg, off: p.ref.off, len: p.ref.len });
-      owners.push(p);
-    }
-  });
-  if (refs.length > 0) {
-    const bodies = await read(refs);
-    bodies.forEach((line, j) => {
-      const body = line === undefined ? undefined : parseEventBody(line);
-      if (body === undefined) return;
-      owners[j].attempt.request.body = body;
-      owners[j].ref = undefined;
-    });
-  }
-  return parsed.filter((p): p is ParsedAttempt => p !== undefined && p.ref === undefined).map((p) => p.attempt);
+const recentBodies: { seg: Segment; off: number; body: string }[] = [];
+
+function bodyAt(seg: Segment, off: number, line: string | undefined): string | undefined {
+  const hit = recentBodies.find((e) => e.seg === seg && e.off === off);
+  if (hit) return hit.body;
+  const body = line === undefined ? undefined : parseEventBody(line);
+  if (body === undefined || body.length > 64 * 1024) return body;
+  if (recentBodies.length >= 16) recentBodies.shift();
+  recentBodies.push({ seg, off, body });
+  return body;
 }

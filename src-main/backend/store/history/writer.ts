@@ -104,6 +104,11 @@ export class SegmentWriter {
     });
   }
 
+  /** Resolves once every line at `locs` is in its file (it may still be buffered here). */
+  whenWritten(locs: Loc[]): Promise<void> {
+    return locs.some((l) => l.off + l.len > l.seg.written) ? this.writeOut() : Promise.resolve();
+  }
+
   /** Resolves once everything appended so far is durable. */
   flush(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
