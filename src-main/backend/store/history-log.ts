@@ -2,20 +2,18 @@
 // in append-only segment files `seg-NNNNNN.jsonl` under `dir`, one JSON record a line
 // (format in history/records.ts). Appending costs the same with 100 or 100,000
 // deliveries in history: records are buffered and written in batches by one writer
-// (history/writer.ts), the index is updated in place, and attempt details and event
-// bodies stay on disk, read back by location when asked for.
-//
+// (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
+// attempt details and event bodies stay on disk, read back by location when asked for;
+// closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
 // Durability: flush() makes everything appended before it durable (write + fdatasync).
 // Records are also written within a few milliseconds without it. At open, a torn last
 // line (crash mid-write) is cut off and the last segment is appended to; damaged
 // complete lines are skipped, never fatal.
-//
 // Retention (which deliveries and events are kept, and how a segment is dropped):
-// see the header of history/retention.ts.
-//
-// Attempts recorded before their delivery's first summary are held in memory (not on
-// disk, so flush() does not cover them) and written right after that summary; at open,
-// attempts with no delivery base before them are ignored. Records after close() are ignored.
+// see the header of history/retention.ts. Attempts recorded before their delivery's
+// first summary are held in memory (not on disk, so flush() does not cover them) and
+// written right after that summary; at open, attempts with no delivery base before
+// them are ignored. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
 import { attemptLine, deliveryBaseLine, deliveryLine, eventLine, parseAttempt, parseEventBody, patchLine } from './history/records.js';
@@ -182,6 +180,10 @@ class SegmentedHistoryLog implements HistoryLog {
 
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary> {
     return this.idx.list(filter, page);
+  }
+
+  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
+    return this.idx.deliveryTimes(companyId, stopAt);
   }
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
