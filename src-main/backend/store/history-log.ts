@@ -231,7 +231,6 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   // ---- internals ----
-
   /** Recording before open() is a defect; after close() (a late result at shutdown) or during a rollback it is ignored. */
   private writable(): boolean {
     if (this.state === 'new') throw new Error('the history log is not open yet');
@@ -292,6 +291,7 @@ class SegmentedHistoryLog implements HistoryLog {
     // close() lets a retention under way finish, so the cap holds on disk too.
     while (this.state !== 'closed' && this.idx.d.size > this.opts.cap && this.segments.length > 1) {
       const oldest = this.segments[0];
+      await this.sidecars.idle(); // no sidecar of it is being written while it goes
       await dropSegment(host, oldest);
       this.segments = this.segments.filter((s) => s !== oldest);
       this.idx.segs.delete(oldest.id);
