@@ -22,7 +22,7 @@ export function keyAuthenticator(ctx: DomainContext): (key: string | undefined) 
   // key → what it was checked as; record → that same entry while the record is unchanged
   // (the memo forgets it on any change), so one pointer comparison says it still holds.
   const known = new Map<string, Known>();
-  const current = table.memo<Known>();
+  const current = table.memo<Known>(MAX);
   return (key) => {
     if (!key) return undefined;
     const seen = known.get(key);

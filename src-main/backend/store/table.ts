@@ -33,23 +33,30 @@ export interface Table<T extends object> {
   update(key: string, change: RowChange<T>): DeepReadonly<T> | undefined;
   /** False when there was no such row. */
   remove(key: string): boolean;
-  /** A new memo of values worked out from rows, each forgotten when its row changes or leaves. */
-  memo<V>(): RowMemo<DeepReadonly<T>, V>;
+  /** A new memo of values worked out from rows, each forgotten when its row changes or leaves; at most `max` kept. */
+  memo<V>(max: number): RowMemo<DeepReadonly<T>, V>;
 }
 
 /**
  * Values worked out from stored rows (a view's serialised bytes), each kept until its
  * row changes: the table forgets a row's value on every update, remove and load, so a
- * value read back always describes the row as it is now.
+ * value read back always describes the row as it is now. Bounded: once `max` values
+ * have been set since the memo last started afresh, it starts afresh (what is read
+ * often is soon kept again), so its memory never grows with the table.
  */
 export class RowMemo<R extends object, V> {
   private values = new WeakMap<R, V>();
+  private sets = 0;
+
+  constructor(private readonly max: number) {}
 
   get(row: R): V | undefined {
     return this.values.get(row);
   }
 
   set(row: R, value: V): void {
+    if (this.sets >= this.max) this.forgetAll();
+    this.sets++;
     this.values.set(row, value);
   }
 
@@ -59,6 +66,7 @@ export class RowMemo<R extends object, V> {
   }
 
   forgetAll(): void {
+    this.sets = 0;
     this.values = new WeakMap();
   }
 }
@@ -161,8 +169,8 @@ export class MemTable<T extends object> implements Table<T> {
     }
   }
 
-  memo<V>(): RowMemo<DeepReadonly<T>, V> {
-    const m = new RowMemo<DeepReadonly<T>, V>();
+  memo<V>(max: number): RowMemo<DeepReadonly<T>, V> {
+    const m = new RowMemo<DeepReadonly<T>, V>(max);
     this.memos.push(m as RowMemo<object, unknown>);
     return m;
   }

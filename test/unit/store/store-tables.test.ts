@@ -136,8 +136,8 @@ describe('store tables', () => {
   });
 
   it('forgets what a memo keeps for a row when the row is updated, removed or reloaded', () => {
-    const memo = store.documents.memo<string>();
-    const other = store.documents.memo<string>();
+    const memo = store.documents.memo<string>(10);
+    const other = store.documents.memo<string>(10);
     const d1 = store.documents.insert(document('doc_1'));
     const d2 = store.documents.insert(document('doc_2'));
     memo.set(d1, 'one');
@@ -157,10 +157,19 @@ describe('store tables', () => {
     const table = new MemTable<DocumentRecord>('documents', 'public_id', new ChangeSet(), (d) => ({ ...d }));
     const loaded = document('doc_3');
     table.load([loaded]);
-    const kept = table.memo<string>();
+    const kept = table.memo<string>(10);
     kept.set(table.get('doc_3')!, 'three');
     table.load([loaded]);
     expect(kept.get(loaded)).toBeUndefined();
+  });
+
+  it('keeps at most as many memo values as it was given, then starts afresh', () => {
+    const memo = store.documents.memo<number>(3);
+    const rows = [1, 2, 3, 4].map((n) => store.documents.insert(document(`doc_${n}`)));
+    rows.slice(0, 3).forEach((row, i) => memo.set(row, i));
+    expect(rows.map((r) => memo.get(r))).toEqual([0, 1, 2, undefined]);
+    memo.set(rows[3], 3);
+    expect(rows.map((r) => memo.get(r))).toEqual([undefined, undefined, undefined, 3]);
   });
 
   it('finds API keys by hash, in step with inserts and removals, after a restart too', async () => {

@@ -23,7 +23,9 @@ export function bodyField(body: string): string {
   const literal = JSON.stringify(body);
   // UTF-8 cannot hold a lone surrogate, which the JSON string keeps exactly.
   if (body.length < MIN_BYTES || !(body as unknown as { isWellFormed(): boolean }).isWellFormed()) return `,"b":${literal}`;
-  const packed = deflateRawSync(Buffer.from(body, 'utf8'), { dictionary: DICTIONARY, level: 1 }).toString('base64');
+  const packed = deflateRawSync(Buffer.from(body, 'utf8'), { dictionary: DICTIONARY, level: 1, memLevel: 5, windowBits: 12 }).toString(
+    'base64',
+  );
   return packed.length + 2 < literal.length ? `,"z":"${packed}"` : `,"b":${literal}`;
 }
 

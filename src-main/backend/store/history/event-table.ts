@@ -24,6 +24,41 @@ function fits(v: EventSummary): boolean {
   );
 }
 
+/** Compact event columns as a sidecar holds them: row k is the event numbered num[k] in the sidecar's own interner. */
+export interface EventRows {
+  num: Int32Array;
+  seq: Float64Array;
+  ts: Float64Array;
+  off: Float64Array;
+  len: Int32Array;
+  company: Int32Array;
+  doc: Int32Array;
+  type: Int32Array;
+  sub: Int32Array;
+  shape: Int32Array;
+  flags: Uint8Array;
+}
+
+/** Columns of numbers in the string interner (-1: null). */
+export const EVENT_STRING_COLUMNS = ['company', 'doc', 'type', 'sub', 'shape'] as const;
+
+type RowLike = Pick<EventRows, 'ts' | 'company' | 'doc' | 'type' | 'sub' | 'shape' | 'flags'>;
+
+/** Row k of compact event columns as a summary; `str` gives the strings behind the numbers. */
+export function decodeEvent(c: RowLike, k: number, id: string, str: (i: number) => string): EventSummary {
+  const v: EventSummary = {
+    id,
+    company_id: str(c.company[k]),
+    type: str(c.type[k]) as EventType,
+    timestamp: msIso(c.ts[k]) as string,
+    document_id: c.doc[k] < 0 ? null : str(c.doc[k]),
+    subscription_id: c.sub[k] < 0 ? null : str(c.sub[k]),
+  };
+  if (c.flags[k] & IMPORTED) v.imported = true;
+  if (c.flags[k] & CHECK) v.origin = 'check';
+  return c.shape[k] < 0 ? v : reshaped(v, str(c.shape[k]));
+}
+
 export class EventTable {
   private readonly odd = new Map<number, EventSummary>();
   private count = 0;
@@ -106,18 +141,63 @@ export class EventTable {
   read(i: number): EventSummary {
     const o = this.odd.get(i);
     if (o) return { ...o };
-    const { strs } = this;
-    const v: EventSummary = {
-      id: this.eventIds.get(i),
-      company_id: strs.get(this.company[i]),
-      type: strs.get(this.type[i]) as EventType,
-      timestamp: msIso(this.ts[i]) as string,
-      document_id: this.doc[i] < 0 ? null : strs.get(this.doc[i]),
-      subscription_id: this.sub[i] < 0 ? null : strs.get(this.sub[i]),
+    return decodeEvent(this.rowLike(), i, this.eventIds.get(i), (n) => this.strs.get(n));
+  }
+
+  /** The summary kept whole, if the event's is not in the compact form. */
+  oddOf(i: number): EventSummary | undefined {
+    return this.odd.get(i);
+  }
+
+  /** The sidecar's columns for the compact present events `nums`. */
+  exportRows(nums: number[]): EventRows {
+    const pick = <T extends Float64Array | Int32Array | Uint8Array>(col: T): T => {
+      const out = new (col.constructor as new (n: number) => T)(nums.length);
+      nums.forEach((i, k) => (out[k] = col[i]));
+      return out;
     };
-    if (this.flags[i] & IMPORTED) v.imported = true;
-    if (this.flags[i] & CHECK) v.origin = 'check';
-    return this.shape[i] < 0 ? v : reshaped(v, strs.get(this.shape[i]));
+    const c = this.rowLike();
+    return {
+      num: Int32Array.from(nums),
+      seq: pick(this.seq),
+      ts: pick(c.ts),
+      off: pick(this.locOff),
+      len: pick(this.locLen),
+      company: pick(c.company),
+      doc: pick(c.doc),
+      type: pick(c.type),
+      sub: pick(c.sub),
+      shape: pick(c.shape),
+      flags: pick(c.flags),
+    };
+  }
+
+  /**
+   * The sidecar's bulk path: event number `g` (its id interned by the caller; this
+   * takes a reference for its presence) from row k, strings mapped through `strMap`.
+   */
+  importRow(g: number, src: EventRows, k: number, strMap: Int32Array, segId: number): void {
+    this.eventIds.retain(g);
+    this.ensure(g);
+    this.present[g] = 1;
+    this.count++;
+    this.seq[g] = src.seq[k];
+    this.ts[g] = src.ts[k];
+    this.flags[g] = src.flags[k];
+    this.locSeg[g] = segId;
+    this.locOff[g] = src.off[k];
+    this.locLen[g] = src.len[k];
+    const c = this.rowLike();
+    for (const name of EVENT_STRING_COLUMNS) {
+      const l = src[name][k];
+      const n = l < 0 ? -1 : strMap[l];
+      if (n >= 0) this.strs.retain(n);
+      c[name][g] = n;
+    }
+  }
+
+  private rowLike(): RowLike {
+    return { ts: this.ts, company: this.company, doc: this.doc, type: this.type, sub: this.sub, shape: this.shape, flags: this.flags };
   }
 
   remove(i: number): void {

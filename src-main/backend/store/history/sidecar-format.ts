@@ -10,6 +10,7 @@ import { crc32 } from 'node:zlib';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import type { ScannedRecord } from './records.js';
 import { deliveryColumns, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
+import type { EventRows } from './event-table.js';
 
 const MAGIC = Buffer.from('CSIDX02\n');
 const PREFIX = MAGIC.length + 8;
@@ -29,7 +30,7 @@ export interface SidecarHeader {
   wideIds: [number, string][];
   /** Row number and summary of each delivery kept whole (not in the compact form). */
   odd: [number, DeliverySummary][];
-  /** Each event whose latest record is in the segment: seq, summary, offset, length. */
+  /** Each event kept whole (not in the compact form) whose latest record is in the segment: seq, summary, offset, length. */
   events: [number, EventSummary, number, number][];
   /** Records about deliveries based in older segments, in file order: record, offset, length. */
   foreign: [ScannedRecord, number, number][];
@@ -46,6 +47,28 @@ export interface SidecarData {
   aOff: Float64Array;
   aLen: Int32Array;
   aItem: Int32Array;
+  /** The other events whose latest record is in the segment. */
+  events: EventRows;
+}
+
+const EVENT_NAMES = ['num', 'seq', 'ts', 'off', 'len', 'company', 'doc', 'type', 'sub', 'shape', 'flags'] as const;
+
+function emptyEvents(): EventRows {
+  const f = () => new Float64Array(0);
+  const i = () => new Int32Array(0);
+  return {
+    num: i(),
+    seq: f(),
+    ts: f(),
+    off: f(),
+    len: i(),
+    company: i(),
+    doc: i(),
+    type: i(),
+    sub: i(),
+    shape: i(),
+    flags: new Uint8Array(0),
+  };
 }
 
 const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
@@ -60,6 +83,7 @@ function arraysOf(d: SidecarData): [string, Float64Array | Int32Array | Uint8Arr
     ['aOff', d.aOff],
     ['aLen', d.aLen],
     ['aItem', d.aItem],
+    ...EVENT_NAMES.map((n) => [`e.${n}`, d.events[n]] as [string, Float64Array | Int32Array | Uint8Array]),
   ];
 }
 
@@ -113,6 +137,7 @@ export function decodeSidecar(buf: Buffer): SidecarData | string {
     aOff: empty.seq,
     aLen: empty.attempts,
     aItem: empty.attempts,
+    events: emptyEvents(),
   });
   const out: Record<string, Float64Array | Int32Array | Uint8Array> = {};
   for (const [name, like] of template) {
@@ -131,6 +156,8 @@ export function decodeSidecar(buf: Buffer): SidecarData | string {
   if (ROW_NAMES.some((name) => rows[name].length !== n) || out.aCount.length !== n || out.idLen.length !== n)
     return 'columns of different lengths';
   const idLen = out.idLen as Int32Array;
+  const events = Object.fromEntries(EVENT_NAMES.map((name) => [name, out[`e.${name}`]])) as unknown as EventRows;
+  if (EVENT_NAMES.some((name) => events[name].length !== events.num.length)) return 'event columns of different lengths';
   if (idLen.reduce((sum, l) => sum + Math.max(0, l), 0) !== out.idBytes.length) return 'ids of the wrong length';
   return {
     header,
@@ -141,5 +168,6 @@ export function decodeSidecar(buf: Buffer): SidecarData | string {
     aOff: out.aOff as Float64Array,
     aLen: out.aLen as Int32Array,
     aItem: out.aItem as Int32Array,
+    events,
   };
 }

@@ -9,7 +9,8 @@
 // segment's length is ignored and the segment scanned (loader.ts says so at start-up).
 import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { DeliverySummary } from '../history-types.js';
+import type { DeliverySummary, EventSummary } from '../history-types.js';
+import { decodeEvent } from './event-table.js';
 import { decodeRow, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
@@ -79,7 +80,9 @@ function sidecarOf(
     const v = d.oddOf(s);
     if (v) odd.push([k, v]);
   });
-  const events = ev.all().map((i): [number, ReturnType<typeof ev.read>, number, number] => {
+  const nums = ev.all();
+  const whole = nums.filter((i) => ev.oddOf(i) !== undefined);
+  const events = whole.map((i): [number, EventSummary, number, number] => {
     const loc = ev.loc(i, own.segs) as Loc;
     return [ev.seq[i], ev.read(i), loc.off, loc.len];
   });
@@ -97,6 +100,7 @@ function sidecarOf(
     aOff: Float64Array.from(locs, (l) => l.off),
     aLen: Int32Array.from(locs, (l) => l.len),
     aItem: Int32Array.from(locs, (l) => l.item ?? -1),
+    events: ev.exportRows(nums.filter((i) => ev.oddOf(i) === undefined)),
   };
 }
 
@@ -162,9 +166,9 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
     if (known !== undefined) idx.rebase(known, v, seg, locs);
     else idx.d.setAttempts(idx.addDelivery(data.rows.seq[k], v, seg), locs);
   }
+  applyEvents(data, seg, idx, strMap, evtMap);
   strMap.forEach((g) => g >= 0 && idx.strs.release(g));
   evtMap.forEach((g) => g >= 0 && idx.eventIds.release(g));
-  for (const [seq, v, off, len] of h.events) idx.putEvent(seq, v, { seg, off, len });
   seg.created += h.created;
   loader.nextDeliverySeq = Math.max(loader.nextDeliverySeq, h.nextDeliverySeq);
   loader.nextEventSeq = Math.max(loader.nextEventSeq, h.nextEventSeq);
@@ -185,6 +189,23 @@ export async function sidecarRowsOf(segmentPaths: string[]): Promise<number> {
     }
   }
   return rows;
+}
+
+/** The sidecar's events: compact ones not yet recorded in bulk, the others as the scan records them. */
+function applyEvents(data: SidecarData, seg: Segment, idx: HistoryIndex, strMap: Int32Array, evtMap: Int32Array): void {
+  const { header: h, events: e } = data;
+  for (let k = 0; k < e.num.length; k++) {
+    const g = evtMap[e.num[k]];
+    const loc = { seg, off: e.off[k], len: e.len[k] };
+    if (idx.ev.find(idx.eventIds.get(g)) === undefined) idx.ev.importRow(g, e, k, strMap, seg.id);
+    else
+      idx.putEvent(
+        e.seq[k],
+        decodeEvent(e, k, h.eventIds[e.num[k]] as string, (i) => h.strings[i] as string),
+        loc,
+      );
+  }
+  for (const [seq, v, off, len] of h.events) idx.putEvent(seq, v, { seg, off, len });
 }
 
 /** Deletes a segment's sidecar, if any. */
