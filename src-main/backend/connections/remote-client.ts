@@ -4,7 +4,7 @@
 // past MAX_REMOTE_BYTES are refused, redirects are never followed (a key is never sent
 // to a second origin). A remote that is down, slow or answers garbage becomes one of
 // three errors that say so in words; any answer it did send is passed on as it came.
-import { request } from 'undici';
+import { request } from '../net/undici.js';
 import { systemClock } from '../clock.js';
 import { ApiError } from '../errors.js';
 

@@ -9,7 +9,8 @@
 // is kept (enough to read an error; too little to read back an internal service
 // through the delivery log); the rest is discarded with the connection. Every
 // connection goes through the address policy (net/guarded-connect.ts, SSRF).
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Pool } from '../net/undici.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Fifo } from './queues.js';
 import { systemClock, type Timer } from '../clock.js';

@@ -5,13 +5,14 @@
 // request is written on it (so a resolver that changes its mind in between — DNS
 // rebinding — gains nothing).
 import { isIP, type Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector as Connect } from 'undici';
+import { buildConnector } from './undici.js';
 import { AddressRefusedError, addressRefusal, guardedLookup, type AddressPolicy } from './address-policy.js';
 
 const bare = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
-export function guardedConnector(policy: AddressPolicy, options: buildConnector.BuildOptions = {}): buildConnector.connector {
-  const base = buildConnector({ ...options, lookup: guardedLookup(policy) } as buildConnector.BuildOptions);
+export function guardedConnector(policy: AddressPolicy, options: Connect.BuildOptions = {}): Connect.connector {
+  const base = buildConnector({ ...options, lookup: guardedLookup(policy) } as Connect.BuildOptions);
   return (opts, callback) => {
     const host = bare(opts.hostname);
     if (isIP(host) !== 0) {

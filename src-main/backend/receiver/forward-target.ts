@@ -7,7 +7,7 @@
 // time the address policy's connector (net/guarded-connect.ts) checks the address
 // actually reached, so with the setting on, cloud metadata, 0.0.0.0 and reserved ranges
 // stay refused, and a name cannot resolve its way around the rule.
-import { Agent } from 'undici';
+import { Agent } from '../net/undici.js';
 import { validationError } from '../errors.js';
 import { isIP } from 'node:net';
 import { addressRefusal, isLoopbackName, nonCanonicalHost } from '../net/address-policy.js';

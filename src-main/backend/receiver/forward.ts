@@ -9,7 +9,7 @@
 // hop-by-hop headers leaking between the two connections (RFC 9110 section 7.6.1).
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { request } from 'undici';
+import { request } from '../net/undici.js';
 import { systemClock } from '../clock.js';
 import { forwardAgent, forwardTargetProblem } from './forward-target.js';
 import type { ReceiverLimits } from './types.js';

@@ -4,7 +4,7 @@
 // redirects being followed to somewhere the user did not name (never followed), a slow
 // target holding the request forever (bounded timeouts), huge answers (first 64 KiB
 // kept), and secrets in the answer (the secret used is named by fingerprint only).
-import { request } from 'undici';
+import { request } from '../net/undici.js';
 import { parseSecret, signPayload } from '../delivery/signing.js';
 import { validationError } from '../errors.js';
 import { newId } from '../ids.js';

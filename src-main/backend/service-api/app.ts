@@ -13,7 +13,6 @@ import type { KeyRateLimit } from './rate-limit.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 import { documentsRoutes } from './documents-routes.js';
 import { testHelperRoutes } from './test-helper-routes.js';
-import { openApiJson } from '../openapi/document.js';
 import { checkRoutes, type RunCheck } from './check-routes.js';
 import { testHelperInboxRoutes } from './test-helper-inboxes.js';
 import { testHelperConnectionRoutes } from './test-helper-connections.js';
@@ -54,8 +53,10 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.set('query parser', 'simple');
   app.use(hostGuard(hostPolicy(deps.config.allowedHosts)));
   // The contract is public, as Stripe and Svix publish theirs: no key, but the Host check.
-  app.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(openApiJson());
+  // Its modules are loaded, and the document built, on the first request for it: nothing
+  // else needs them, and they are not small (idle memory, docs/benchmark.md).
+  app.get('/openapi.json', (_req, res, next) => {
+    import('../openapi/document.js').then(({ openApiJson }) => void res.type('application/json').send(openApiJson()), next);
   });
   app.use(authenticate(deps.domain, deps.rateLimit));
   // Roles before bodies: a member gets 403 on admin routes whatever it sends.

@@ -6,7 +6,8 @@
 // in a state, a message or an event); start-up hanging without a network (the connect
 // is bounded by a timeout, and a listener that arrives late is closed); a failed tunnel
 // taking the app down (autostart never throws).
-import ngrok from '@ngrok/ngrok';
+// @ngrok/ngrok is a native module that starts its own runtime threads when loaded, so it
+// is loaded on the first connect (there is none without an authtoken), not at start-up.
 import type { ChangeBus } from '../bus.js';
 import { systemClock, type Timer } from '../clock.js';
 import type { TunnelState } from '@shared/receiver-types.js';
@@ -83,9 +84,17 @@ async function forwardWithin(lib: NgrokLike, options: Parameters<NgrokLike['forw
   }
 }
 
+/** The real library, loaded on first use. */
+const lazyNgrok: NgrokLike = {
+  async forward(config) {
+    const ngrok = (await import('@ngrok/ngrok')).default as unknown as NgrokLike;
+    return ngrok.forward(config);
+  },
+};
+
 const sameState = (a: TunnelState, b: TunnelState) => a.status === b.status && a.public_url === b.public_url && a.message === b.message;
 
-export function createTunnel(deps: TunnelDeps, lib: NgrokLike = ngrok as unknown as NgrokLike): Tunnel {
+export function createTunnel(deps: TunnelDeps, lib: NgrokLike = lazyNgrok): Tunnel {
   let token = deps.authtoken?.trim() || undefined;
   let current: TunnelState = token ? { status: 'off' } : { status: 'offline', message: NO_TOKEN_MESSAGE };
   let listener: Listener | null = null;

@@ -1,0 +1,74 @@
+// The built headless service starts lean (docs/benchmark.md, figure 6: idle memory):
+// what only some requests need is loaded by the first of them, not at start-up. Checked
+// on the files the process has actually loaded (test/helpers/loaded-modules-probe.mjs),
+// and each lazily loaded part is then used for real.
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startHeadless, type Headless } from '../helpers/headless.js';
+import { startSink } from '../helpers/sink.js';
+import { waitUntil } from '../helpers/wait.js';
+
+const PROBE = pathToFileURL(resolve('test/helpers/loaded-modules-probe.mjs')).href;
+const OUT_MAIN = pathToFileURL(resolve('out/main')).href + '/';
+
+interface Loaded {
+  cjs: string[];
+  esm: string[];
+}
+
+/** What the process has loaded so far: the probe writes it on SIGUSR2. */
+async function loaded(h: Headless, file: string): Promise<Loaded> {
+  await rm(file, { force: true });
+  h.child.kill('SIGUSR2');
+  const text = await waitUntil('the probe to write the loaded modules', async () => existsSync(file) && (await readFile(file, 'utf8')));
+  return JSON.parse(text) as Loaded;
+}
+
+const ngrokFiles = (l: Loaded) => l.cjs.filter((f) => f.includes('node_modules/@ngrok/'));
+const undiciIndex = (l: Loaded) => l.cjs.filter((f) => /node_modules\/undici\/index\.js$/.test(f));
+const ownFiles = (l: Loaded) => l.esm.filter((u) => u.startsWith(OUT_MAIN));
+
+describe('a lean start', () => {
+  it('loads neither ngrok, nor all of undici, nor the OpenAPI document until a request needs them', async () => {
+    const sink = await startSink();
+    const probeDir = await mkdtemp(join(tmpdir(), 'countersign-loaded-'));
+    const file = join(probeDir, 'loaded-modules.json');
+    const h = await startHeadless({ env: { NODE_OPTIONS: `--import=${PROBE}`, COUNTERSIGN_TEST_LOADED_FILE: file } });
+    try {
+      const atStart = await loaded(h, file);
+      // The probe works: the service's own files and its CommonJS packages are listed.
+      expect(ownFiles(atStart).length).toBeGreaterThan(0);
+      expect(atStart.cjs.some((f) => f.includes('node_modules/express/'))).toBe(true);
+      expect(atStart.cjs.some((f) => f.includes('node_modules/undici/lib/dispatcher/pool.js'))).toBe(true);
+      expect(ngrokFiles(atStart)).toEqual([]); // no authtoken: the tunnel never loads it
+      expect(undiciIndex(atStart)).toEqual([]);
+
+      // GET /openapi.json loads one more file of the service's own, and answers the document.
+      const doc = await fetch(`${h.urls.api_url}/openapi.json`);
+      expect(doc.status).toBe(200);
+      expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');
+      const afterDoc = await loaded(h, file);
+      const added = ownFiles(afterDoc).filter((u) => !ownFiles(atStart).includes(u));
+      expect(added).toHaveLength(1);
+
+      // A delivery goes out through undici's pool, still without undici's index.
+      const sub = await h.api('POST', '/v2/webhooks', { url: `${sink.url}/hook`, type: 'all' });
+      expect(sub.status).toBe(201);
+      const created = await h.api('POST', '/v2/test_helpers/documents', { title: 'Lean', recipients: [{ name: 'a', email: 'a@b.co' }] });
+      expect(created.status).toBe(201);
+      const [got] = await sink.waitFor(1, 20_000);
+      expect(got.headers['webhook-signature']).toMatch(/^v1,/);
+      const afterDelivery = await loaded(h, file);
+      expect(undiciIndex(afterDelivery)).toEqual([]);
+      expect(ngrokFiles(afterDelivery)).toEqual([]);
+    } finally {
+      await h.stop();
+      await sink.close();
+      await rm(probeDir, { recursive: true, force: true });
+    }
+  });
+});
