@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 const counts = { cs: 0, ref: 0, other: 0 };
 const first = { cs: 0, ref: 0, other: 0 };
 const last = { cs: 0, ref: 0, other: 0 };
-let sample = null;
+const samples = { cs: null, ref: null, other: null };
 const OK = Buffer.from('{"ok":true}');
 const now = () => performance.timeOrigin + performance.now();
 let held = null;
@@ -37,7 +37,8 @@ const server = createServer((req, res) => {
   }
   if (req.method === 'GET' && req.url === '/__sample') {
     res.setHeader('content-type', 'application/json');
-    return res.end(JSON.stringify(sample));
+    const s = samples.cs;
+    return res.end(JSON.stringify(s && { headers: s.headers, body: Buffer.concat(s.chunks).toString('utf8') }));
   }
   if (req.method === 'POST' && req.url === '/__hold') {
     req.resume();
@@ -52,19 +53,15 @@ const server = createServer((req, res) => {
     return res.end(JSON.stringify({ released: n, at: now() }));
   }
   const kind = req.url.startsWith('/cs/') ? 'cs' : req.url.startsWith('/ref/') ? 'ref' : 'other';
-  const keep = kind === 'cs';
-  const chunks = keep ? [] : null;
-  req.on('data', (c) => {
-    if (keep) chunks.push(c);
-  });
+  // Every source's request costs the receiver the same: its chunks are kept (not joined)
+  // as that source's latest sample; /__sample joins Countersign's only when asked.
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const t = now();
     if (counts[kind]++ === 0) first[kind] = t;
     last[kind] = t;
-    if (keep) {
-      // Cheap: keep only the latest body (the reference client replays it).
-      sample = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-    }
+    samples[kind] = { headers: req.headers, chunks };
     if (held && kind === 'cs' && held.length < 10_000) held.push(res);
     else answer(res);
   });

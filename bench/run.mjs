@@ -93,6 +93,8 @@ async function phaseDeliveries(ctx) {
   for (let i = ctx.subs.length; i < P.fanoutSubs; i++)
     ctx.subs.push({ id: (await ctx.cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
   const nDeliveries = P.fanoutPuts * P.fanoutSubs;
+  // The reference replays a captured delivery: with --only=deliveries none was made yet, so one PUT makes one.
+  if (ctx.expectedCs === 0) await putCount(ctx, 1, 1, 'sample');
   const refRounds = [await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections })];
   const burst = await deliveryBurst(ctx, { puts: P.fanoutPuts });
   const backlog = await deliveryBacklog(ctx, { puts: P.fanoutPuts });

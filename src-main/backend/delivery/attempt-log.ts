@@ -1,6 +1,6 @@
 // What one ended attempt writes to the history log (through the outbox, its one
 // writer): the attempt itself (request and response as sent and received) and the
-// delivery's updated summary.
+// delivery's updated summary, in one call (HistoryLog.recordAttempted).
 import { isoTime } from '../clock.js';
 import type { PendingDelivery } from '../store/schema.js';
 import type { DeepReadonly } from '../store/table.js';
@@ -54,7 +54,6 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
   if (a.slowDown) attempt.slowed_down = true;
   if (a.faults && a.faults.length > 0) attempt.faults = a.faults;
   if (a.tunnelOffline) attempt.tunnel_offline = true;
-  history.recordAttempt(attempt);
   const summary: DeliverySummary = {
     id: row.id,
     event_id: row.event_id,
@@ -74,5 +73,5 @@ export function logAttempt(history: HistoryLog, a: EndedAttempt): void {
   };
   if (a.origin) summary.origin = a.origin;
   if (a.tunnelOffline) summary.last_tunnel_offline = true;
-  history.recordDelivery(summary);
+  history.recordAttempted(attempt, summary);
 }

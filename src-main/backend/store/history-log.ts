@@ -2,25 +2,21 @@
 // in append-only segment files `seg-NNNNNN.jsonl` under `dir`, one JSON record a line
 // (format in history/records.ts). Appending costs the same with 100 or 100,000
 // deliveries in history: records are buffered and written in batches by one writer
-// (history/writer.ts), the index is updated in place, and attempt details and event
-// bodies stay on disk, read back by location when asked for.
-//
+// (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
+// attempt details and event bodies stay on disk, read back by location when asked for;
+// closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
 // Durability: flush() makes everything appended before it durable (write + fdatasync).
 // Records are also written within a few milliseconds without it. At open, a torn last
 // line (crash mid-write) is cut off and the last segment is appended to; damaged
 // complete lines are skipped, never fatal.
-//
 // Retention (which deliveries and events are kept, and how a segment is dropped):
-// see the header of history/retention.ts.
-//
-// Attempts recorded before their delivery's first summary are held in memory (not on
-// disk, so flush() does not cover them) and written right after that summary; at open,
-// attempts with no delivery base before them are ignored. Records after close() are ignored.
+// see the header of history/retention.ts. Attempts recorded before their delivery's
+// first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
-import { attemptLine, deliveryBaseLine, deliveryLine, eventLine, parseAttempt, parseEventBody, patchLine } from './history/records.js';
+import { attemptLine, deliveryBaseLine, eventLine, parseEventBody, summaryChangeLine } from './history/records.js';
+import { OrphanAttempts } from './history/orphans.js';
 import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './history/segments.js';
-import { summaryPatch } from './history/compact.js';
 import { RecentBodies } from './history/body-refs.js';
 import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex } from './history/index-state.js';
@@ -47,8 +43,6 @@ export interface HistoryLogOptions {
   onBackgroundError?: (err: unknown) => void;
 }
 
-const ORPHAN_LIMIT = 10_000;
-
 export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
   return new SegmentedHistoryLog(opts);
 }
@@ -56,8 +50,7 @@ export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
 class SegmentedHistoryLog implements HistoryLog {
   private idx = new HistoryIndex();
   private readonly writer: SegmentWriter;
-  /** Index sidecars of closed segments, written in the background (history/sidecar.ts). */
-  private readonly sidecars: SidecarQueue;
+  private readonly sidecars: SidecarQueue; // of closed segments, written in the background
   private readonly segmentBytes: number;
   private readonly segmentDeliveries: number;
   private readonly onBackgroundError: (err: unknown) => void;
@@ -67,7 +60,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private nextDeliverySeq = 1;
   private nextEventSeq = 1;
   /** Attempt lines whose delivery has no summary yet. */
-  private readonly orphans = new Map<string, string[]>();
+  private readonly orphans = new OrphanAttempts();
   /** Event bodies an attempt line may refer to instead of repeating them (history/body-refs.ts). */
   private readonly bodies = new RecentBodies();
   private retaining: Promise<void> | null = null;
@@ -138,42 +131,31 @@ class SegmentedHistoryLog implements HistoryLog {
   recordDelivery(v: DeliverySummary): void {
     if (!this.writable()) return;
     const existing = this.idx.d.slot(v.id);
-    if (existing !== undefined) {
-      const patch = summaryPatch(this.idx.d.read(existing), v);
-      this.idx.updateDelivery(existing, v);
-      if (patch === undefined) this.append(deliveryLine(v));
-      else if (patch !== '{}') this.append(patchLine(v.id, patch));
-      return;
-    }
+    if (existing !== undefined) return this.changeSummary(existing, v);
     if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
     const seq = this.nextDeliverySeq++;
     const loc = this.append(deliveryBaseLine(seq, v));
     loc.seg.created++;
     const slot = this.idx.addDelivery(seq, v, loc.seg);
-    const early = this.orphans.get(v.id);
-    if (early) {
-      this.orphans.delete(v.id);
-      for (const line of early) this.idx.d.addAttempt(slot, this.append(line));
-    }
+    for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
     this.maybeRetain();
   }
 
   recordAttempt(attempt: AttemptRecord): void {
     if (!this.writable()) return;
     const slot = this.idx.d.slot(attempt.delivery_id);
-    if (slot !== undefined) {
-      const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
-      const line = this.bodies.attemptLine(attempt, eventId, this.cur, (bytes) => !this.wouldRotate(bytes));
-      this.idx.d.addAttempt(slot, this.append(line));
-      return;
+    if (slot !== undefined) this.appendAttempt(slot, attempt, '');
+    else this.orphans.hold(attempt.delivery_id, attemptLine(attempt));
+  }
+
+  recordAttempted(attempt: AttemptRecord, v: DeliverySummary): void {
+    if (!this.writable()) return;
+    const slot = this.idx.d.slot(v.id);
+    if (slot === undefined || attempt.delivery_id !== v.id) {
+      this.recordAttempt(attempt);
+      return this.recordDelivery(v);
     }
-    const line = attemptLine(attempt);
-    const early = this.orphans.get(attempt.delivery_id);
-    if (early) early.push(line);
-    else {
-      if (this.orphans.size >= ORPHAN_LIMIT) this.orphans.delete(this.orphans.keys().next().value as string);
-      this.orphans.set(attempt.delivery_id, [line]);
-    }
+    this.changeSummary(slot, v, attempt);
   }
 
   getDelivery(id: string): DeliverySummary | undefined {
@@ -184,11 +166,14 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.idx.list(filter, page);
   }
 
+  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
+    return this.idx.deliveryTimes(companyId, stopAt);
+  }
+
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
     const slot = this.idx.d.slot(deliveryId);
     if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.writer.whenWritten(locs));
-    const early = (this.orphans.get(deliveryId) ?? []).map((line) => parseAttempt(line)?.attempt);
-    return early.filter((a): a is AttemptRecord => a !== undefined);
+    return this.orphans.attempts(deliveryId);
   }
 
   getEvent(id: string): EventSummary | undefined {
@@ -229,7 +214,6 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   // ---- internals ----
-
   /** Recording before open() is a defect; after close() (a late result at shutdown) or during a rollback it is ignored. */
   private writable(): boolean {
     if (this.state === 'new') throw new Error('the history log is not open yet');
@@ -240,8 +224,26 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.cur.size > 0 && this.cur.size + bytes > this.segmentBytes;
   }
 
-  private append(line: string): Loc {
+  /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append). */
+  private changeSummary(slot: number, v: DeliverySummary, attempt?: AttemptRecord): void {
+    const change = summaryChangeLine(this.idx.d.read(slot), v);
+    if (attempt) this.appendAttempt(slot, attempt, change);
+    else if (change) this.append(change);
+    this.idx.updateDelivery(slot, v);
+  }
+
+  /** Appends an attempt of the delivery at `slot`, then `after` (whole lines, or ''), as one string; its body refers to its event's line only if both fit the current segment. */
+  private appendAttempt(slot: number, attempt: AttemptRecord, after: string): void {
+    const afterBytes = after.length === 0 ? 0 : Buffer.byteLength(after);
+    const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
+    const line = this.bodies.attemptLine(attempt, eventId, this.cur, (bytes) => !this.wouldRotate(bytes + afterBytes));
     const bytes = Buffer.byteLength(line);
+    const loc = this.append(line + after, bytes + afterBytes);
+    this.idx.d.addAttempt(slot, { seg: loc.seg, off: loc.off, len: bytes - 1 });
+  }
+
+  /** Appends one or more whole lines (`bytes` long in UTF-8, if known) to the current segment, rotating first if they do not fit. */
+  private append(line: string, bytes = Buffer.byteLength(line)): Loc {
     if (this.wouldRotate(bytes)) this.rotate();
     return this.writer.append(this.cur, line, bytes);
   }

@@ -64,9 +64,21 @@ export interface HistoryLog extends UndoableLog {
   /** Inserts or replaces a delivery's summary (on creation, after each attempt, when it ends). */
   recordDelivery(delivery: DeliverySummary): void;
   recordAttempt(attempt: AttemptRecord): void;
+  /**
+   * An ended attempt and the delivery's summary after it: recordAttempt(attempt) then
+   * recordDelivery(delivery), in one append and one index update when the delivery is
+   * already known (the delivery engine's per-attempt path).
+   */
+  recordAttempted(attempt: AttemptRecord, delivery: DeliverySummary): void;
   getDelivery(id: string): DeliverySummary | undefined;
   /** Newest first; `starting_after` is a delivery id of the previous page. */
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary>;
+  /**
+   * The company's deliveries as [creation time in epoch ms (0 if unreadable), id], newest
+   * first like listDeliveries, up to but not including `stopAt` (a delivery id): what an
+   * index by time needs, without building every summary (the inspector's, at start-up).
+   */
+  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[];
   /** Every attempt of a delivery, oldest first, read from disk. */
   getAttempts(deliveryId: string): Promise<AttemptRecord[]>;
   getEvent(id: string): EventSummary | undefined;

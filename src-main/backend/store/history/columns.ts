@@ -1,6 +1,8 @@
 // Growable typed-array columns for the history index: one number per record in a
 // flat array instead of one JavaScript object per record (an object, its hidden
 // fields and its strings cost several hundred bytes; a column entry costs 1 to 8).
+import { isoTime } from '../../clock.js';
+
 export type Column = Float64Array | Int32Array | Uint8Array;
 
 /** A copy of `col` with room for `capacity` entries (new entries are 0). */
@@ -19,13 +21,47 @@ export function nextCapacity(current: number): number {
 /** Epoch ms of an ISO time that `new Date(ms).toISOString()` gives back exactly, else NaN. */
 export function isoMs(s: unknown): number {
   if (typeof s !== 'string' || s.length !== 24) return NaN;
+  // The usual case, "YYYY-MM-DDTHH:MM:SS.mmmZ" with a year from 1000 on, is read digit by
+  // digit (Date.parse plus toISOString to check it cost microseconds, several times per
+  // attempt); a field out of its range is not canonical, so NaN. Anything else: the
+  // general path.
+  const y = digits(s, 0, 4);
+  if (y < 1000 || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[19] !== '.' || s[23] !== 'Z')
+    return isoMsSlow(s);
+  const mo = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  const h = digits(s, 11, 2);
+  const mi = digits(s, 14, 2);
+  const sec = digits(s, 17, 2);
+  const ms = digits(s, 20, 3);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0) return NaN;
+  return Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+}
+
+function isoMsSlow(s: string): number {
   const ms = Date.parse(s);
   return Number.isFinite(ms) && new Date(ms).toISOString() === s ? ms : NaN;
 }
 
+/** The number written by `n` ASCII digits at `at`, or -1 if one is not a digit. */
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+function daysIn(y: number, mo: number): number {
+  if (mo !== 2) return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+}
+
 /** The ISO time of epoch ms, or null for NaN (null stored). */
 export function msIso(ms: number): string | null {
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+  return Number.isNaN(ms) ? null : isoTime(ms);
 }
 
 /** A finite number, or NaN for null (null stored); undefined if the value is neither. */

@@ -24,7 +24,7 @@
 // the structural one that follows the prefix.
 import type { AttemptRecord, DeliverySummary, EventSummary } from '../history-types.js';
 import { bodyField, bodyOf } from './body-codec.js';
-import { decodeAttempt, decodeSummary, encodeAttempt, encodeSummary, type BodyRef } from './compact.js';
+import { decodeAttempt, decodeSummary, encodeAttempt, encodeSummary, summaryPatch, type BodyRef } from './compact.js';
 
 export type { BodyRef } from './compact.js';
 
@@ -50,6 +50,12 @@ export function deliveryLine(d: DeliverySummary): string {
 /** A later change of a delivery as a patch (compact.ts summaryPatch). */
 export function patchLine(id: string, patch: string): string {
   return `{"t":"u","d":${JSON.stringify(id)},"p":${patch}}\n`;
+}
+
+/** The line recording `d` as the new summary of a delivery whose summary was `old` ('' if nothing changed). */
+export function summaryChangeLine(old: DeliverySummary, d: DeliverySummary): string {
+  const patch = summaryPatch(old, d);
+  return patch === undefined ? deliveryLine(d) : patch === '{}' ? '' : patchLine(d.id, patch);
 }
 
 /**
