@@ -2,18 +2,16 @@
 // in append-only segment files `seg-NNNNNN.jsonl` under `dir`, one JSON record a line
 // (format in history/records.ts). Appending costs the same with 100 or 100,000
 // deliveries in history: records are buffered and written in batches by one writer
-// (history/writer.ts), the index is updated in place, and attempt details and event
-// bodies stay on disk, read back by location when asked for.
-//
+// (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
+// attempt details and event bodies stay on disk, read back by location when asked for;
+// closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
 // Durability: flush() makes everything appended before it durable (write + fdatasync).
 // Records are also written within a few milliseconds without it. At open, a torn last
 // line (crash mid-write) is cut off and the last segment is appended to; damaged
 // complete lines are skipped, never fatal.
-//
 // Retention (which deliveries and events are kept, and how a segment is dropped):
-// see the header of history/retention.ts.
-//
-// Attempts recorded before their delivery's first summary: history/orphans.ts. Records after close() are ignored.
+// see the header of history/retention.ts. Attempts recorded before their delivery's
+// first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
 import { attemptLine, deliveryBaseLine, eventLine, parseEventBody, summaryChangeLine } from './history/records.js';
@@ -52,8 +50,7 @@ export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
 class SegmentedHistoryLog implements HistoryLog {
   private idx = new HistoryIndex();
   private readonly writer: SegmentWriter;
-  /** Index sidecars of closed segments, written in the background (history/sidecar.ts). */
-  private readonly sidecars: SidecarQueue;
+  private readonly sidecars: SidecarQueue; // of closed segments, written in the background
   private readonly segmentBytes: number;
   private readonly segmentDeliveries: number;
   private readonly onBackgroundError: (err: unknown) => void;
@@ -169,6 +166,10 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.idx.list(filter, page);
   }
 
+  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
+    return this.idx.deliveryTimes(companyId, stopAt);
+  }
+
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
     const slot = this.idx.d.slot(deliveryId);
     if (slot !== undefined) return readAttempts(this.idx.attempts(slot), (locs) => this.writer.whenWritten(locs));
@@ -213,7 +214,6 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   // ---- internals ----
-
   /** Recording before open() is a defect; after close() (a late result at shutdown) or during a rollback it is ignored. */
   private writable(): boolean {
     if (this.state === 'new') throw new Error('the history log is not open yet');

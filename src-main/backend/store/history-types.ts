@@ -73,6 +73,12 @@ export interface HistoryLog extends UndoableLog {
   getDelivery(id: string): DeliverySummary | undefined;
   /** Newest first; `starting_after` is a delivery id of the previous page. */
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary>;
+  /**
+   * The company's deliveries as [creation time in epoch ms (0 if unreadable), id], newest
+   * first like listDeliveries, up to but not including `stopAt` (a delivery id): what an
+   * index by time needs, without building every summary (the inspector's, at start-up).
+   */
+  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[];
   /** Every attempt of a delivery, oldest first, read from disk. */
   getAttempts(deliveryId: string): Promise<AttemptRecord[]>;
   getEvent(id: string): EventSummary | undefined;

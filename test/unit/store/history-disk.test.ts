@@ -10,6 +10,7 @@ import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/back
 import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { attempt, delivery, event, tempDir } from './history-fixtures.js';
 import { newId } from '../../../src-main/backend/ids.js';
+import fc from 'fast-check';
 
 const cleanups: (() => Promise<void>)[] = [];
 const logs: HistoryLog[] = [];
@@ -270,5 +271,86 @@ describe('history log: disk per delivery', () => {
     expect(perDelivery).toBeLessThanOrEqual(1536);
     const again = await make();
     for (const a of sent.slice(-20)) expectExact(await again.getAttempts(a.delivery_id), [a]);
+  });
+});
+
+describe('history log: generated histories read back exactly (property)', () => {
+  type Op =
+    | { k: 'event'; e: number; body: string }
+    | { k: 'delivery'; d: number; e: number }
+    | { k: 'attempt'; d: number; sameBody: boolean; other: string }
+    | { k: 'update'; d: number; status: DeliverySummary['status']; offline: boolean };
+
+  const text = fc.string({ unit: 'binary', maxLength: 120 });
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({
+      k: fc.constant('event' as const),
+      e: fc.nat(5),
+      body: fc.oneof(
+        text,
+        text.map((s) => s.repeat(8)),
+      ),
+    }),
+    fc.record({ k: fc.constant('delivery' as const), d: fc.nat(7), e: fc.nat(5) }),
+    fc.record({ k: fc.constant('attempt' as const), d: fc.nat(7), sameBody: fc.boolean(), other: text }),
+    fc.record({
+      k: fc.constant('update' as const),
+      d: fc.nat(7),
+      status: fc.constantFrom('pending', 'succeeded', 'failed') as fc.Arbitrary<DeliverySummary['status']>,
+      offline: fc.boolean(),
+    }),
+  );
+
+  it('across segments, re-recorded events, patches and a reopen', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 40 }), async (ops) => {
+        const { make } = await setup({ segmentBytes: 700, segmentDeliveries: 3 });
+        const log = await make();
+        const bodies = new Map<string, string>();
+        const summaries = new Map<string, DeliverySummary>();
+        const attempts = new Map<string, AttemptRecord[]>();
+        for (const o of ops) {
+          if (o.k === 'event') {
+            bodies.set(`evt_${o.e}`, o.body);
+            log.recordEvent(event({ id: `evt_${o.e}` }), o.body);
+          } else if (o.k === 'delivery') {
+            const id = `msg_${o.d}`;
+            if (summaries.has(id) || !bodies.has(`evt_${o.e}`)) continue;
+            const d = delivery({ id, event_id: `evt_${o.e}` });
+            summaries.set(id, d);
+            attempts.set(id, []);
+            log.recordDelivery(d);
+          } else if (o.k === 'attempt') {
+            const id = `msg_${o.d}`;
+            const d = summaries.get(id);
+            if (!d) continue;
+            const list = attempts.get(id)!;
+            const a = withBody(id, o.sameBody ? bodies.get(d.event_id)! : o.other, { attempt: list.length + 1 });
+            list.push(a);
+            log.recordAttempt(a);
+          } else {
+            const id = `msg_${o.d}`;
+            const d = summaries.get(id);
+            if (!d) continue;
+            const next = { ...d, status: o.status, attempts: d.attempts + 1 } as Partial<DeliverySummary>;
+            if (o.offline) next.last_tunnel_offline = true;
+            else delete next.last_tunnel_offline;
+            summaries.set(id, next as DeliverySummary);
+            log.recordDelivery(next as DeliverySummary);
+          }
+        }
+        const check = async (l: HistoryLog) => {
+          for (const [id, d] of summaries) {
+            expectExact(l.getDelivery(id), d);
+            expectExact(await l.getAttempts(id), attempts.get(id));
+          }
+          for (const [id, body] of bodies) expect(await l.getEventBody(id)).toBe(body);
+        };
+        await check(log);
+        await log.close();
+        await check(await make());
+      }),
+      { seed: 26, numRuns: 25 },
+    );
   });
 });

@@ -6,7 +6,6 @@
 // by reading only what the log recorded since the last use (it lists newest first, so
 // the walk stops at the newest delivery already known).
 import type { HistoryLog } from '../../store/history-types.js';
-import { timeOf } from './rows.js';
 
 export interface TimeEntry {
   ms: number;
@@ -39,19 +38,9 @@ export class DeliveryTimeIndex {
       ix = { list: [], top: null, misses: 0 };
       this.companies.set(companyId, ix);
     }
-    const fresh: TimeEntry[] = [];
-    let newTop: string | null = null;
-    let after: string | undefined;
-    walk: for (;;) {
-      const page = this.history.listDeliveries({ company_id: companyId }, { limit: 1000, starting_after: after });
-      for (const d of page.data) {
-        if (d.id === ix.top) break walk;
-        newTop ??= d.id;
-        fresh.push({ ms: timeOf(d.created_at), id: d.id });
-      }
-      if (!page.has_more || page.data.length === 0) break;
-      after = page.data[page.data.length - 1].id;
-    }
+    // Only what is new since the last use: times and ids straight from the log's index.
+    const fresh: TimeEntry[] = this.history.deliveryTimes(companyId, ix.top);
+    const newTop = fresh.length > 0 ? fresh[0].id : null;
     if (fresh.length > 0) {
       fresh.sort(byTime);
       const last = ix.list[ix.list.length - 1];

@@ -179,6 +179,11 @@ export class DeliveryTable {
     }
   }
 
+  /** Creation time (epoch ms) of a compact slot. */
+  createdMs(s: number): number {
+    return this.c.created[s];
+  }
+
   isPending(s: number): boolean {
     return this.c.status[s] === 0;
   }

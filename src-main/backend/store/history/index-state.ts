@@ -194,6 +194,23 @@ export class HistoryIndex {
     return { data, has_more: false };
   }
 
+  /** See HistoryLog.deliveryTimes. */
+  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
+    const { d } = this;
+    const c = this.strs.find(companyId);
+    const list = c === undefined ? undefined : this.byCompany.get(c);
+    const out: { ms: number; id: string }[] = [];
+    for (let i = (list?.length ?? 0) - 1; i >= 0; i--) {
+      const s = (list as readonly number[])[i];
+      const id = d.idOf(s);
+      if (id === stopAt) break;
+      const odd = d.oddOf(s);
+      const ms = odd ? Date.parse(odd.created_at) : d.createdMs(s);
+      out.push({ ms: Number.isNaN(ms) ? 0 : ms, id });
+    }
+    return out;
+  }
+
   private listDelivery(s: number, fn: (lists: SlotLists, key: number) => void): void {
     const { d } = this;
     fn(this.byCompany, d.c.company[s]);

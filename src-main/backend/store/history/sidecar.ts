@@ -7,7 +7,7 @@
 // Applying it therefore leaves the index exactly as scanning would. The open segment
 // has none (it is scanned); a sidecar that is missing, damaged or does not match its
 // segment's length is ignored and the segment scanned (loader.ts says so at start-up).
-import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import { decodeEvent } from './event-table.js';
@@ -53,6 +53,15 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
   // No fsync: a sidecar lost or torn in a crash fails its checksum and the segment is scanned.
   await writeFile(tmp, encodeSidecar(data), { mode: 0o600 });
   await rename(tmp, path);
+  // Retention may have dropped the segment while it was scanned: it deletes the segment,
+  // then its sidecar. Looking for the segment after the rename leaves none behind either way.
+  if (
+    !(await stat(seg.path).then(
+      () => true,
+      () => false,
+    ))
+  )
+    await removeSidecar(seg.path);
 }
 
 function sidecarOf(
