@@ -1,11 +1,11 @@
 // The console mount over real HTTP on loopback: the guard (token, Host, Origin), the
 // absence of CORS headers, the page's security headers and deep-link fallback, the
 // console-only routes, and the live stream's company filter and cleanup.
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { OutgoingMessage, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../helpers/config.js';
 import { createBackend, type Backend, type BackendAddresses } from '../../src-main/backend/index.js';
 import { otherCompanyAdmin } from '../helpers/backend.js';
@@ -381,6 +381,20 @@ describe('live stream', () => {
     await readUntil(shown.public_id);
     expect(text).toContain('event: change');
     expect(text).not.toContain(hidden.public_id);
+
+    // A burst of changes (a fan-out's deliveries) leaves in one write to the socket, in order.
+    const writes = vi.spyOn(OutgoingMessage.prototype, 'write');
+    try {
+      for (let i = 0; i < 20; i++) backend.bus.emit({ kind: 'capture', inbox_id: 'inb_burst', id: `cap_burst_${i}` });
+      await readUntil('cap_burst_19');
+      const burst = writes.mock.calls.map(([chunk]) => String(chunk)).filter((chunk) => chunk.includes('cap_burst_'));
+      expect(burst).toHaveLength(1);
+      expect([...burst[0].matchAll(/cap_burst_(\d+)/g)].map((m) => Number(m[1]))).toEqual([...Array(20).keys()]);
+      const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+      expect(ids).toEqual(ids.map((_, i) => ids[0] + i));
+    } finally {
+      writes.mockRestore();
+    }
 
     abort.abort();
     await reader.cancel().catch(() => undefined);

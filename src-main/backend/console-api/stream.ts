@@ -3,14 +3,17 @@
 // to this machine, not to a company). The page refetches what a change names. Guards
 // against leaking another company's activity (filtered by company_id) and against
 // dead connections holding listeners (cleanup on close; heartbeats let proxies and the
-// page notice a dead link).
+// page notice a dead link). Changes are coalesced: those made within COALESCE_MS of
+// the first go out in one socket write (a burst of deliveries made one write each).
 import type { Request, Response } from 'express';
 import type { ChangeBus } from '../bus.js';
-import { systemClock } from '../clock.js';
+import { systemClock, type Timer } from '../clock.js';
 import type { Change } from '@shared/api-types.js';
 
 export const HEARTBEAT_MS = 15_000;
 export const RETRY_MS = 2_000;
+/** How long a change may wait for others to share its socket write. */
+export const COALESCE_MS = 5;
 
 /** Which changes a console of `companyId` may see. */
 export function visibleTo(companyId: string, change: Change): boolean {
@@ -32,9 +35,18 @@ export function openStream(req: Request, res: Response, bus: ChangeBus, companyI
   let seq = 0;
   res.write(`retry: ${RETRY_MS}\n: connected\n\n`);
   res.write(`event: ready\ndata: {}\n\n`);
+  let pending = '';
+  let batch: Timer | null = null;
+  const send = () => {
+    batch = null;
+    const text = pending;
+    pending = '';
+    res.write(text);
+  };
   const unsubscribe = bus.subscribe((change) => {
     if (!visibleTo(companyId, change)) return;
-    res.write(`id: ${++seq}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+    pending += `id: ${++seq}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`;
+    batch ??= systemClock.setTimeout(send, COALESCE_MS);
   });
   const heartbeat = systemClock.setInterval(() => res.write(`: heartbeat\n\n`), heartbeatMs);
   heartbeat.unref();
@@ -44,6 +56,8 @@ export function openStream(req: Request, res: Response, bus: ChangeBus, companyI
     if (closed) return;
     closed = true;
     systemClock.clearInterval(heartbeat);
+    systemClock.clearTimeout(batch);
+    batch = null;
     unsubscribe();
   };
   req.on('close', cleanup);

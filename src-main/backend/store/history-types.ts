@@ -36,6 +36,29 @@ export interface DeliverySummary extends Omit<Delivery, 'next_attempt_at'> {
   last_tunnel_offline?: true;
 }
 
+/**
+ * A summary's fields in the order the engine writes them: the compact line format
+ * (history/compact.ts) and the index's columns (history/delivery-row.ts) both store a
+ * summary as its values in this order, so it is written once, here.
+ */
+export const SUMMARY_KEYS = [
+  'id',
+  'event_id',
+  'event_type',
+  'subscription_id',
+  'company_id',
+  'document_id',
+  'url',
+  'status',
+  'attempts',
+  'created_at',
+  'last_attempt_at',
+  'last_status_code',
+  'last_error',
+  'last_duration_ms',
+  'next_attempt_at',
+] as const satisfies readonly (keyof DeliverySummary)[];
+
 export interface DeliveryFilter {
   company_id: string;
   subscription_id?: string;

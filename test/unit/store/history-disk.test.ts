@@ -3,34 +3,15 @@
 // is exactly what was recorded, after a reopen, across segments, retention and a
 // rollback; a data folder written by the previous line format still opens and reads back
 // exactly; and a delivery costs at most 1.5 KB of disk.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/backend/store/history-log.js';
 import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery, event, tempDir } from './history-fixtures.js';
+import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
 import { newId } from '../../../src-main/backend/ids.js';
 import fc from 'fast-check';
 
-const cleanups: (() => Promise<void>)[] = [];
-const logs: HistoryLog[] = [];
-
-afterEach(async () => {
-  for (const log of logs.splice(0)) await log.close().catch(() => {});
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function setup(opts: Partial<HistoryLogOptions> = {}) {
-  const t = await tempDir();
-  cleanups.push(t.cleanup);
-  const make = async () => {
-    const log = createHistoryLog({ dir: t.dir, cap: 1000, ...opts });
-    logs.push(log);
-    await log.open();
-    return log;
-  };
-  return { dir: t.dir, make };
-}
+const setup = historyLogs({ cap: 1000 });
 
 async function folderBytes(dir: string): Promise<number> {
   let n = 0;

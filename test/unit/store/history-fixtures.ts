@@ -2,7 +2,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AttemptRecord, DeliverySummary, EventSummary } from '../../../src-main/backend/store/history-types.js';
+import { afterEach } from 'vitest';
+import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/backend/store/history-log.js';
+import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
 
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'countersign-history-'));
@@ -62,5 +64,31 @@ export function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {
     rule: 'success',
     rule_detail: '200: delivered',
     ...over,
+  };
+}
+
+/**
+ * For a test file: `setup(opts)` makes a temporary history folder and opens logs on it
+ * with `defaults` then `opts` (then `over`, per open); every log is closed and every
+ * folder removed after each test.
+ */
+export function historyLogs(defaults: Omit<HistoryLogOptions, 'dir'>) {
+  const cleanups: (() => Promise<void>)[] = [];
+  const logs: HistoryLog[] = [];
+  afterEach(async () => {
+    for (const log of logs.splice(0)) await log.close().catch(() => {});
+    for (const c of cleanups.splice(0)) await c();
+  });
+  return async function setup(opts: Partial<HistoryLogOptions> = {}) {
+    const t = await tempDir();
+    cleanups.push(t.cleanup);
+    const open = async (over: Partial<HistoryLogOptions> = {}) => {
+      const log = createHistoryLog({ dir: t.dir, ...defaults, ...opts, ...over });
+      logs.push(log);
+      const warnings = await log.open();
+      return { log, warnings };
+    };
+    const make = async (over: Partial<HistoryLogOptions> = {}) => (await open(over)).log;
+    return { dir: t.dir, open, make };
   };
 }

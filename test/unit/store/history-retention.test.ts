@@ -1,32 +1,13 @@
 // Retention of the history log against a real temp folder: past `cap` deliveries the
 // oldest segments go, finished deliveries with them, while pending deliveries (with their
 // attempts, events and event bodies) are carried forward, also across a reopen.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery, event, tempDir } from './history-fixtures.js';
+import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-const logs: HistoryLog[] = [];
-
-afterEach(async () => {
-  for (const log of logs.splice(0)) await log.close().catch(() => {});
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function setup(opts: Partial<HistoryLogOptions> = {}) {
-  const t = await tempDir();
-  cleanups.push(t.cleanup);
-  const make = async () => {
-    const log = createHistoryLog({ dir: t.dir, cap: 10, segmentDeliveries: 5, ...opts });
-    logs.push(log);
-    await log.open();
-    return log;
-  };
-  return { dir: t.dir, make };
-}
+const setup = historyLogs({ cap: 10, segmentDeliveries: 5 });
 
 const allIds = (log: HistoryLog, company = 'co_a') => log.listDeliveries({ company_id: company }, { limit: 100 }).data.map((d) => d.id);
 

@@ -2,32 +2,13 @@
 // with a long history"): one is written beside each closed segment, the next open loads
 // it and ends in exactly the state a full scan gives, and one that is damaged, stale or
 // missing is ignored (said in the warnings), the segment scanned and the sidecar written again.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyFile, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery, event, tempDir } from './history-fixtures.js';
+import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-const logs: HistoryLog[] = [];
-
-afterEach(async () => {
-  for (const log of logs.splice(0)) await log.close().catch(() => {});
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function setup(opts: Partial<HistoryLogOptions> = {}) {
-  const t = await tempDir();
-  cleanups.push(t.cleanup);
-  const open = async (over: Partial<HistoryLogOptions> = {}) => {
-    const log = createHistoryLog({ dir: t.dir, cap: 40, segmentDeliveries: 6, ...opts, ...over });
-    logs.push(log);
-    const warnings = await log.open();
-    return { log, warnings };
-  };
-  return { dir: t.dir, open };
-}
+const setup = historyLogs({ cap: 40, segmentDeliveries: 6 });
 
 const files = async (dir: string, ext: string) => (await readdir(dir)).filter((n) => n.endsWith(ext)).sort();
 

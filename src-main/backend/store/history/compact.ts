@@ -3,7 +3,7 @@
 // it back exactly: the same own keys in the same order with the same values, so the
 // inspector shows what was sent and received to the byte. Anything else (an imported
 // record of another shape, odd values) is written as plain JSON, as before.
-import type { AttemptRecord, DeliverySummary } from '../history-types.js';
+import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary } from '../history-types.js';
 import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
 
 /** An attempt's request body stored as the event line at this offset of the same segment (bytes, no newline). */
@@ -159,23 +159,6 @@ export function decodeAttempt(x: unknown, deliveryId: string): { attempt: Attemp
   return ref ? { attempt, ref } : { attempt };
 }
 
-const SUMMARY_KEYS = [
-  'id',
-  'event_id',
-  'event_type',
-  'subscription_id',
-  'company_id',
-  'document_id',
-  'url',
-  'status',
-  'attempts',
-  'created_at',
-  'last_attempt_at',
-  'last_status_code',
-  'last_error',
-  'last_duration_ms',
-  'next_attempt_at',
-] as const;
 
 /** A summary as a JSON array of its values in SUMMARY_KEYS order (plus {later keys}), or plain JSON when its keys do not start so. */
 export function encodeSummary(d: DeliverySummary): string {

@@ -1,26 +1,9 @@
 // One delivery summary as a row of compact columns (delivery-table.ts): which summaries
 // fit that form exactly, the columns, and a row read back as a summary.
 import type { DeliveryStatus, EventType } from '@shared/api-types.js';
-import type { DeliverySummary } from '../history-types.js';
+import { SUMMARY_KEYS, type DeliverySummary } from '../history-types.js';
 import { isoMs, keyShape, msIso, numOrNull, reshaped } from './columns.js';
 
-const KEYS = [
-  'id',
-  'event_id',
-  'event_type',
-  'subscription_id',
-  'company_id',
-  'document_id',
-  'url',
-  'status',
-  'attempts',
-  'created_at',
-  'last_attempt_at',
-  'last_status_code',
-  'last_error',
-  'last_duration_ms',
-  'next_attempt_at',
-] as const;
 const TAIL = ['imported', 'origin', 'last_tunnel_offline'] as const;
 export const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'];
 export const OTHER_STATUS = 255;
@@ -43,7 +26,7 @@ export function numbers(v: DeliverySummary): [number, number, number, number, nu
 
 /** The summary's key order for the compact form (null: the usual one; see keyShape), or undefined if it does not fit that form. */
 export function shapeOf(v: DeliverySummary): string | null | undefined {
-  const shape = keyShape(v, KEYS, TAIL);
+  const shape = keyShape(v, SUMMARY_KEYS, TAIL);
   return shape !== undefined && fits(v) ? shape : undefined;
 }
 
