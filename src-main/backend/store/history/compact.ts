@@ -159,7 +159,6 @@ export function decodeAttempt(x: unknown, deliveryId: string): { attempt: Attemp
   return ref ? { attempt, ref } : { attempt };
 }
 
-
 /** A summary as a JSON array of its values in SUMMARY_KEYS order (plus {later keys}), or plain JSON when its keys do not start so. */
 export function encodeSummary(d: DeliverySummary): string {
   if (!isPlain(d) || !hasKeys(d, SUMMARY_KEYS, false)) return JSON.stringify(d);
