@@ -62,7 +62,7 @@ class SegmentedHistoryLog implements HistoryLog {
   /** Attempt lines whose delivery has no summary yet. */
   private readonly orphans = new OrphanAttempts();
   /** Event bodies an attempt line may refer to instead of repeating them (history/body-refs.ts). */
-  private readonly bodies = new RecentBodies();
+  private readonly bodies = new RecentBodies((id) => this.idx.eventLoc(id));
   private retaining: Promise<void> | null = null;
   private retainPausedUntil = 0;
   private state: 'new' | 'open' | 'rolling-back' | 'closing' | 'closed' = 'new';

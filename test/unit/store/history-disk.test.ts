@@ -63,6 +63,25 @@ describe('history log: compact lines read back exactly', () => {
     expectExact(again.getDelivery('msg_1'), delivery({ id: 'msg_1', event_id: 'evt_1', status: 'succeeded', attempts: 3 }));
   });
 
+  it('still refers to its event body behind a backlog of thousands of later events, never to another body of the same length', async () => {
+    const { dir, make } = await setup({ cap: 5000 });
+    const log = await make();
+    const body = body730('evt_0');
+    log.recordEvent(event({ id: 'evt_0' }), body);
+    // Far more than the window of recent bodies: evt_0 is known by its line and hash only.
+    for (let i = 1; i <= 3000; i++) log.recordEvent(event({ id: `evt_${i}` }), body730(`evt_${i}`));
+    log.recordDelivery(delivery({ id: 'msg_0', event_id: 'evt_0' }));
+    const sent = [withBody('msg_0', body), withBody('msg_0', body.replace('Deal', 'Mule'), { attempt: 2 })];
+    for (const a of sent) log.recordAttempt(a);
+    await log.flush();
+    const text = await allText(dir);
+    expect(text).not.toContain('Deal'); // the first attempt points to the (deflated) event line
+    expect(text.split('Mule').length).toBe(2); // the same-length other body is held whole
+    expectExact(await log.getAttempts('msg_0'), sent);
+    await log.close();
+    expectExact(await (await make()).getAttempts('msg_0'), sent);
+  });
+
   it('never refers across segments: an attempt that starts a new segment holds its body', async () => {
     const { dir, make } = await setup({ segmentBytes: 1000 });
     const log = await make();

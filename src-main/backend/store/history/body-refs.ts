@@ -1,17 +1,85 @@
 // Which event bodies an attempt line may point to instead of holding its own copy
 // (records.ts): the bodies of the events recorded most recently, with where their line
-// is. An attempt sent soon after its event (nearly all of them) finds it here; a later
-// one (a retry minutes on, after a restart) simply holds its body itself.
+// is. An attempt sent soon after its event (nearly all of them) finds it here. A body
+// pushed out of that window by later events (a backlog to one slow endpoint, thousands of
+// events deep) is still known, without its text, in a fixed ring of its line's place,
+// its length and the first 16 bytes of its SHA-256 (32 bytes an event, 2 MiB in all,
+// allocated once): an attempt made well after its event points to it when its body has
+// the same length and hash. Past both (a retry minutes on, after a restart), the attempt
+// simply holds its body itself.
+import { hash } from 'node:crypto';
 import type { Loc, Segment } from './segments.js';
 import { attemptLine, type BodyRef } from './records.js';
 import type { AttemptRecord } from '../history-types.js';
 
 const ENTRIES = 256;
 const MAX_BYTES = 2 * 1024 * 1024;
+const DIGEST = 16;
+
+/** Event lines known by place and hash, oldest overwritten first; in recording order, so sorted by (segment, offset). */
+class HashedBodies {
+  private readonly seg: Int32Array;
+  private readonly off: Float64Array;
+  private readonly length: Int32Array;
+  private readonly digest: Uint8Array;
+  private next = 0;
+  private count = 0;
+
+  constructor(private readonly size: number) {
+    this.seg = new Int32Array(size);
+    this.off = new Float64Array(size);
+    this.length = new Int32Array(size);
+    this.digest = new Uint8Array(size * DIGEST);
+  }
+
+  add(loc: Loc, body: string): void {
+    const i = this.next;
+    this.seg[i] = loc.seg.id;
+    this.off[i] = loc.off;
+    this.length[i] = body.length;
+    this.digest.set(hash('sha256', body, 'buffer').subarray(0, DIGEST), i * DIGEST);
+    this.next = (i + 1) % this.size;
+    this.count = Math.min(this.count + 1, this.size);
+  }
+
+  /** Whether the event line at `loc` was added with exactly this body (same length and hash). */
+  holds(loc: Loc, body: string): boolean {
+    const i = this.find(loc.seg.id, loc.off);
+    if (i < 0 || this.length[i] !== body.length) return false;
+    const d = hash('sha256', body, 'buffer');
+    for (let k = 0; k < DIGEST; k++) if (this.digest[i * DIGEST + k] !== d[k]) return false;
+    return true;
+  }
+
+  /** The ring index of (seg, off), by binary search over the entries oldest to newest, or -1. */
+  private find(seg: number, off: number): number {
+    const first = (this.next - this.count + this.size) % this.size;
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const i = (first + mid) % this.size;
+      if (this.seg[i] < seg || (this.seg[i] === seg && this.off[i] < off)) lo = mid + 1;
+      else hi = mid;
+    }
+    const i = (first + lo) % this.size;
+    return lo < this.count && this.seg[i] === seg && this.off[i] === off ? i : -1;
+  }
+
+  clear(): void {
+    this.next = 0;
+    this.count = 0;
+  }
+}
 
 export class RecentBodies {
   private readonly map = new Map<string, { body: string; loc: Loc }>();
   private chars = 0;
+  /** Events pushed out of `map`, by place and hash. */
+  private readonly hashed = new HashedBodies(65_536);
+
+  /** `eventLoc`: where an event's (latest) line is, from the index. */
+  constructor(private readonly eventLoc: (eventId: string) => Loc | undefined) {}
 
   remember(eventId: string, body: string, loc: Loc): void {
     const old = this.map.get(eventId);
@@ -26,13 +94,16 @@ export class RecentBodies {
       const [id, first] = this.map.entries().next().value as [string, { body: string; loc: Loc }];
       this.map.delete(id);
       this.chars -= first.body.length;
+      this.hashed.add(first.loc, first.body);
     }
   }
 
   /** Where the event's line is, if it is in `seg` and holds exactly `body`. */
   find(eventId: string, body: string, seg: Segment): BodyRef | undefined {
     const e = this.map.get(eventId);
-    return e && e.loc.seg === seg && e.body === body ? { off: e.loc.off, len: e.loc.len } : undefined;
+    if (e) return e.loc.seg === seg && e.body === body ? { off: e.loc.off, len: e.loc.len } : undefined;
+    const loc = this.eventLoc(eventId);
+    return loc && loc.seg === seg && this.hashed.holds(loc, body) ? { off: loc.off, len: loc.len } : undefined;
   }
 
   /**
@@ -49,6 +120,7 @@ export class RecentBodies {
 
   clear(): void {
     this.map.clear();
+    this.hashed.clear();
     this.chars = 0;
   }
 }
