@@ -2,23 +2,15 @@
 // 12): a damaged journal line in the middle no longer silently drops every commit after
 // it; the file is kept aside and the start-up report (GET /console/api/status) names
 // what was lost. Real backends on loopback over real files.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crashCopy, makeDataDir, startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { crashCopy, makeDataDir, backendsPerTest, startTestBackend, type TestBackend } from '../helpers/backend.js';
 import { waitUntil } from '../helpers/wait.js';
 
-const running: TestBackend[] = [];
-afterEach(async () => {
-  while (running.length) await running.pop()!.destroy();
-});
-async function start(dir?: string) {
-  const t = await startTestBackend({}, dir);
-  running.push(t);
-  return t;
-}
+const { start, running } = backendsPerTest();
 
 async function makeDocs(t: TestBackend, n: number): Promise<string[]> {
   const ids: string[] = [];

@@ -2,20 +2,12 @@
 // GET /documents/{id} (a TypeError in the fast read path). Every collection is now
 // loaded through a schema: a record that does not fit is set aside, whole, in a
 // rejected file, reported at start-up, and never reaches the code.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { backendsPerTest } from '../helpers/backend.js';
 
-const running: TestBackend[] = [];
-afterEach(async () => {
-  while (running.length) await running.pop()!.destroy();
-});
-async function start(dir?: string) {
-  const t = await startTestBackend({}, dir);
-  running.push(t);
-  return t;
-}
+const { start, running } = backendsPerTest();
 
 describe('records loaded through a schema', () => {
   it('sets a malformed record aside, reports it, and answers about it without crashing', async () => {

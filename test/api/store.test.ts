@@ -1,22 +1,14 @@
 // The durable store (docs/storage.md): one writer per data directory, a corrupt
 // file kept aside untouched, changes on disk before the answer.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendFile, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { crashCopy, makeDataDir, startTestBackend, type TestBackend } from '../helpers/backend.js';
+import { crashCopy, makeDataDir, backendsPerTest, startTestBackend } from '../helpers/backend.js';
 import { Store } from '../../src-main/backend/store/store.js';
 import { DataDirLockedError } from '../../src-main/backend/store/data-dir-lock.js';
 
-const running: TestBackend[] = [];
-afterEach(async () => {
-  while (running.length) await running.pop()!.destroy();
-});
-async function start(dir?: string, overrides: Parameters<typeof startTestBackend>[0] = {}) {
-  const t = await startTestBackend(overrides, dir);
-  running.push(t);
-  return t;
-}
+const { start } = backendsPerTest();
 
 describe('store', () => {
   it('has every change, its event and its pending delivery on disk when the API answers', async () => {

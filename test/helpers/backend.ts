@@ -1,5 +1,6 @@
 // A real backend in-process for API tests: port 0 on loopback, a fresh temp data
 // directory (the real lowdb file, never an in-memory adapter), and a tiny fetch helper.
+import { afterEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,4 +92,22 @@ export async function otherCompanyAdmin(backend: Backend, company: string): Prom
   const { store, history, bus, clock, outbox } = backend;
   await ensureCompanyAdmin({ store, history, bus, clock, outbox, appUrl: () => backend.addresses().app_url }, company, key, 'test seed');
   return key;
+}
+
+/**
+ * For a test file: `start(dir?, overrides?)` starts a backend that is destroyed after each
+ * test; a test that stops one itself takes it off `running` (its data directory then stays
+ * for the next start).
+ */
+export function backendsPerTest() {
+  const running: TestBackend[] = [];
+  afterEach(async () => {
+    while (running.length) await running.pop()!.destroy();
+  });
+  async function start(dir?: string, overrides: Partial<BackendConfig> = {}) {
+    const t = await startTestBackend(overrides, dir);
+    running.push(t);
+    return t;
+  }
+  return { start, running };
 }

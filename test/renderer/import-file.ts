@@ -1,5 +1,6 @@
 // Import files made up for tests of how imported records look (issue 13 item 7); used by
-// the renderer tests and test/api (here because tsconfig.web.json reads only test/renderer).
+// the renderer tests and test/api (here because tsconfig.web.json reads only test/renderer;
+// tsconfig.node.json lists this one file, which is plain data, for test/api).
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
 /** An export file from elsewhere holding one delivery that was waiting for its third attempt. */
