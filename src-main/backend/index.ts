@@ -201,6 +201,7 @@ function createApiServer(
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  app.set('query parser', 'simple');
   mountConsole(app, consoleDeps);
   // The service API reads the console's connections (never their keys) for the command line.
   const rateLimit = keyRateLimit(service.config.rateLimit);
