@@ -111,11 +111,11 @@ export class RecentBodies {
    * `fits(bytes)`: its request body a reference to the event's line when that line is in
    * `seg` with the same body, and this line goes there too (not if it starts a new one).
    */
-  attemptLine(a: AttemptRecord, eventId: string, seg: Segment, fits: (bytes: number) => boolean): string {
+  attemptLine(a: AttemptRecord, eventId: string, seg: Segment, fits: (bytes: number) => boolean, patch = ''): string {
     const body = (a.request as AttemptRecord['request'] | undefined)?.body;
     const ref = typeof body === 'string' ? this.find(eventId, body, seg) : undefined;
-    const line = attemptLine(a, ref);
-    return ref && !fits(Buffer.byteLength(line)) ? attemptLine(a) : line;
+    const line = attemptLine(a, ref, patch);
+    return ref && !fits(Buffer.byteLength(line)) ? attemptLine(a, undefined, patch) : line;
   }
 
   clear(): void {
