@@ -112,13 +112,19 @@ export class RecentBodies {
    * `seg` with the same body, and this line goes there too (not if it starts a new one);
    * with its length in UTF-8.
    */
-  attemptLine(a: AttemptRecord, eventId: string, seg: Segment, fits: (bytes: number) => boolean): { line: string; bytes: number } {
+  attemptLine(
+    a: AttemptRecord,
+    eventId: string,
+    seg: Segment,
+    fits: (bytes: number) => boolean,
+    patch = '',
+  ): { line: string; bytes: number } {
     const body = (a.request as AttemptRecord['request'] | undefined)?.body;
     const ref = typeof body === 'string' ? this.find(eventId, body, seg) : undefined;
-    const line = attemptLine(a, ref);
+    const line = attemptLine(a, ref, patch);
     const bytes = Buffer.byteLength(line);
     if (!ref || fits(bytes)) return { line, bytes };
-    const whole = attemptLine(a);
+    const whole = attemptLine(a, undefined, patch);
     return { line: whole, bytes: Buffer.byteLength(whole) };
   }
 
