@@ -11,7 +11,7 @@
 // sorted on its own and merged into it from the back, moving whole stretches at once.
 // Then kept up to date by the index: a delivery newer than the last is appended; an
 // older one waits in a side list that is merged in the same way before the next walk.
-import { nextCapacity } from './columns.js';
+import { grown, nextCapacity } from './columns.js';
 
 /** One company's order. */
 class CompanyOrder {
@@ -133,13 +133,10 @@ class CompanyOrder {
     this.n += k;
   }
 
+  /** Room for `cap` entries, grown in place (columns.ts: no copy left behind in the heap). */
   private grow(cap: number): void {
-    const slots = new Int32Array(cap);
-    slots.set(this.slots.subarray(0, this.n));
-    const ms = new Float64Array(cap);
-    ms.set(this.ms.subarray(0, this.n));
-    this.slots = slots;
-    this.ms = ms;
+    this.slots = grown(this.slots, cap);
+    this.ms = grown(this.ms, cap);
   }
 }
 
