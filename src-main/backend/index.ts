@@ -23,6 +23,7 @@ import { ClockControl, type ClockControlDeps } from './clock-control.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { keyRateLimit } from './service-api/rate-limit.js';
+import { settleHttpMessageShapes } from './http/message-shapes.js';
 import { listenerUrls } from './listener-urls.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
@@ -196,6 +197,8 @@ function createApiServer(
   service: Parameters<typeof createServiceApp>[0],
   redirector: Redirector,
 ): Server {
+  // Before any request: node:http's response objects keep a fast layout (http/message-shapes.ts).
+  settleHttpMessageShapes();
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');

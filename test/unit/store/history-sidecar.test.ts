@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { copyFile, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
+import { crc32 } from 'node:zlib';
 import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
+import { decodeSidecar, sidecarArrays } from '../../../src-main/backend/store/history/sidecar-format.js';
 
 const setup = historyLogs({ cap: 40, segmentDeliveries: 6 });
 
@@ -68,6 +70,30 @@ async function stateOf(log: HistoryLog, n: number) {
   return JSON.stringify(out);
 }
 
+/** A sidecar as version 2 wrote it (every column its typed array's bytes), written here independently of the service's encoder. */
+function asVersion2(buf: Buffer): Buffer {
+  const data = decodeSidecar(buf);
+  if (typeof data === 'string') throw new Error(data);
+  const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
+  const cols: [string, number, number][] = [];
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const [name, arr] of sidecarArrays(data)) {
+    const bytes = Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
+    cols.push([name, at, arr.length]);
+    parts.push(bytes, pad(bytes.length));
+    at += bytes.length + pad(bytes.length).length;
+  }
+  const head = Buffer.from(JSON.stringify({ ...data.header, cols }));
+  const counts = Buffer.alloc(8);
+  counts.writeUInt32LE(data.header.rows, 0);
+  counts.writeUInt32LE(head.length, 4);
+  const body = Buffer.concat([Buffer.from('CSIDX02\n'), counts, head, pad(16 + head.length), ...parts]);
+  const sum = Buffer.alloc(4);
+  sum.writeUInt32LE(crc32(body));
+  return Buffer.concat([body, sum]);
+}
+
 describe('history log: index sidecars', () => {
   it('writes one beside each closed segment; the next open loads them and ends where a full scan does', async () => {
     const { dir, open } = await setup();
@@ -124,6 +150,29 @@ describe('history log: index sidecars', () => {
     for (const f of await files(dir, '.idx')) await rm(join(dir, f));
     opened = await open({ cap: 1000 });
     expect(await stateOf(opened.log, 80)).toBe(fromSidecars);
+  });
+
+  it('stores its columns packed, and still loads sidecars of the previous version (every column raw) without reading the segments', async () => {
+    const { dir, open } = await setup({ cap: 1000 });
+    const n = 60;
+    const first = await open();
+    await fill(first.log, n);
+    const live = await stateOf(first.log, n);
+    await first.log.close();
+    const sidecars = await files(dir, '.idx');
+    expect(sidecars.length).toBeGreaterThan(3);
+    for (const f of sidecars) {
+      const now = await readFile(join(dir, f));
+      expect(now.subarray(0, 8).toString()).toBe('CSIDX03\n');
+      const old = asVersion2(now);
+      expect(old.length).toBeGreaterThan(now.length); // the packed columns are smaller
+      await writeFile(join(dir, f), old);
+    }
+    const opened = await open();
+    expect(opened.warnings).toEqual([]); // read as they are: no segment was scanned
+    expect(await stateOf(opened.log, n)).toBe(live);
+    await opened.log.close();
+    for (const f of sidecars) expect((await readFile(join(dir, f))).subarray(0, 8).toString()).toBe('CSIDX02\n'); // left as they were
   });
 
   it('ignores a damaged sidecar or one that does not match its segment, says so, and writes it again', async () => {

@@ -5,11 +5,61 @@ import { isoTime } from '../../clock.js';
 
 export type Column = Float64Array | Int32Array | Uint8Array;
 
-/** A copy of `col` with room for `capacity` entries (new entries are 0). */
+// A column grows in place: its entries live in a resizable ArrayBuffer, which reserves
+// address space for many more entries and commits memory page by page as it grows (V8
+// maps it straight from the system, not through malloc). Growing therefore copies
+// nothing, leaves no old copy behind for the garbage collector, and leaves no hole in
+// malloc's heap (a copied column left its old copy there, and freed copies of a few MiB
+// piled up as resident memory that the process never gave back: docs/storage.md).
+
+/** An ArrayBuffer made with a maxByteLength (ES2024; lib ES2023 does not type it). */
+interface ResizableBuffer extends ArrayBuffer {
+  readonly resizable: boolean;
+  readonly maxByteLength: number;
+  resize(byteLength: number): void;
+}
+const Resizable = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableBuffer;
+
+/** Entries reserved at a column's first growth: address space only, committed as used. */
+export const RESERVED_ENTRIES = 1 << 22;
+
+/** Bytes to reserve for a buffer that needs `bytes` now and grows by steps of `entryBytes`. */
+function reserveFor(bytes: number, entryBytes: number): number {
+  return Math.max(RESERVED_ENTRIES * entryBytes, bytes * 2);
+}
+
+/**
+ * `col` with room for `capacity` entries (new entries are 0): the same array grown in
+ * place while its reservation allows, else a copy in a new, larger reservation.
+ */
 export function grown<T extends Column>(col: T, capacity: number): T {
-  const Ctor = col.constructor as new (n: number) => T;
-  const next = new Ctor(capacity);
+  const buf = col.buffer as ResizableBuffer;
+  const bytes = capacity * col.BYTES_PER_ELEMENT;
+  if (isTracking(col) && bytes <= buf.maxByteLength) {
+    if (bytes > buf.byteLength) buf.resize(bytes);
+    return col;
+  }
+  const Ctor = col.constructor as new (b: ArrayBuffer) => T;
+  const next = new Ctor(new Resizable(bytes, { maxByteLength: reserveFor(bytes, col.BYTES_PER_ELEMENT) }));
   next.set(col);
+  return next;
+}
+
+/** Whether `col` is a whole, length-tracking view of a resizable buffer (one that grown() made). */
+function isTracking(col: Column): boolean {
+  const buf = col.buffer as ResizableBuffer;
+  return buf.resizable === true && col.byteOffset === 0 && col.byteLength === buf.byteLength;
+}
+
+/** A Buffer holding `buf`'s first `used` bytes with room for `size` in all (grown in place like grown()). */
+export function grownBytes(buf: Buffer, used: number, size: number): Buffer {
+  const ab = buf.buffer as ResizableBuffer;
+  if (ab.resizable && buf.byteOffset === 0 && size <= ab.maxByteLength) {
+    if (size > ab.byteLength) ab.resize(size);
+    return Buffer.from(ab, 0, ab.byteLength);
+  }
+  const next = Buffer.from(new Resizable(size, { maxByteLength: reserveFor(size, 32) }));
+  buf.copy(next, 0, 0, used);
   return next;
 }
 

@@ -3,7 +3,7 @@
 // one buffer, an open-addressing hash table of slots (linear probing, backward-shift
 // deletion) in an Int32Array. Ids with a character above U+00FF (never made by
 // Countersign, possible in an imported file) are kept in a Map instead.
-import { grown, nextCapacity } from './columns.js';
+import { grown, grownBytes, nextCapacity } from './columns.js';
 
 const EMPTY_HASH = 0;
 
@@ -25,7 +25,7 @@ function hashBytes(b: Uint8Array, from: number, len: number): number {
 }
 
 export class IdTable {
-  private bytes = Buffer.alloc(1 << 16);
+  private bytes: Buffer = Buffer.alloc(1 << 16);
   private used = 0;
   private garbage = 0;
   /** Per slot: where its id's bytes are, how many (-1: no id), its hash. */
@@ -165,20 +165,18 @@ export class IdTable {
   }
 
   private rehash(size: number): void {
-    this.table = new Int32Array(size);
+    this.table = grown(this.table, size).fill(0);
     for (let s = 0; s < this.len.length; s++) if (this.len[s] >= 0) this.insert(s);
   }
 
   private reserve(n: number): void {
     if (this.used + n <= this.bytes.length) return;
-    const next = Buffer.alloc(Math.max(this.used + n, nextCapacity(this.bytes.length)));
-    this.bytes.copy(next, 0, 0, this.used);
-    this.bytes = next;
+    this.bytes = grownBytes(this.bytes, this.used, Math.max(this.used + n, nextCapacity(this.bytes.length)));
   }
 
   /** Drops the bytes of deleted ids (retention leaves them behind). */
   private compact(): void {
-    const next = Buffer.alloc(Math.max(1 << 16, Math.ceil((this.used - this.garbage) * 1.5)));
+    const next = grownBytes(Buffer.alloc(0), 0, Math.max(1 << 16, Math.ceil((this.used - this.garbage) * 1.5)));
     let at = 0;
     for (let s = 0; s < this.len.length; s++) {
       const n = this.len[s];

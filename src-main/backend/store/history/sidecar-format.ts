@@ -1,18 +1,24 @@
 // The bytes of an index sidecar (sidecar.ts):
-//   "CSIDX02\n", u32 LE number of delivery rows (read alone to size the tables before
+//   "CSIDX03\n", u32 LE number of delivery rows (read alone to size the tables before
 //   loading), u32 LE length of the header, the header (JSON), zero padding to 8 bytes,
-//   the columns (each a little-endian typed array, padded to 8 bytes), then the CRC-32 of
-//   everything before it (u32 LE).
+//   the columns (each padded to 8 bytes), then the CRC-32 of everything before it (u32 LE).
 // The header holds the segment's length when the sidecar was written, the string tables,
 // the delivery ids, the summaries kept whole, the events, the records that touch
-// deliveries of older segments (replayed as they are), and where each column lies.
+// deliveries of older segments (replayed as they are), and where each column lies and
+// how it is stored: [name, offset, values, encoding?], the encoding one of
+// column-codec.ts (constant, small integers, small differences), none for a column kept
+// as its typed array's little-endian bytes. "CSIDX02" files (every column kept so, no
+// encodings) are still read.
 import { crc32 } from 'node:zlib';
+import { decodeColumn, encodeColumn, type Column, type ColumnCtor, type ColumnEncoding } from './column-codec.js';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import type { ScannedRecord } from './records.js';
 import { deliveryColumns, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
 import type { EventRows } from './event-table.js';
 
-const MAGIC = Buffer.from('CSIDX02\n');
+const MAGIC = Buffer.from('CSIDX03\n');
+/** The version before column encodings: every column raw. */
+const MAGIC_V2 = Buffer.from('CSIDX02\n');
 const PREFIX = MAGIC.length + 8;
 
 export interface SidecarHeader {
@@ -74,7 +80,8 @@ function emptyEvents(): EventRows {
 const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
-function arraysOf(d: SidecarData): [string, Float64Array | Int32Array | Uint8Array][] {
+/** Every column of a sidecar, by name, in the order they are stored. */
+export function sidecarArrays(d: SidecarData): [string, Float64Array | Int32Array | Uint8Array][] {
   return [
     ...ROW_NAMES.map((n) => [`r.${n}`, d.rows[n]] as [string, Float64Array | Int32Array | Uint8Array]),
     ['idBytes', d.idBytes],
@@ -87,13 +94,16 @@ function arraysOf(d: SidecarData): [string, Float64Array | Int32Array | Uint8Arr
   ];
 }
 
+type ColEntry = [string, number, number] | [string, number, number, ColumnEncoding];
+
 export function encodeSidecar(d: SidecarData): Buffer {
-  const cols: [string, number, number][] = [];
+  const cols: ColEntry[] = [];
   const parts: Buffer[] = [];
   let at = 0;
-  for (const [name, arr] of arraysOf(d)) {
-    const bytes = Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
-    cols.push([name, at, arr.length]);
+  for (const [name, arr] of sidecarArrays(d)) {
+    const packed = encodeColumn(arr);
+    const bytes = packed ? packed.bytes : Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
+    cols.push(packed ? [name, at, arr.length, packed.enc] : [name, at, arr.length]);
     parts.push(bytes, Buffer.alloc(pad8(bytes.length)));
     at += bytes.length + pad8(bytes.length);
   }
@@ -110,16 +120,33 @@ export function encodeSidecar(d: SidecarData): Buffer {
 
 /** The number of delivery rows a sidecar says it has, from its first bytes (0 if they are not a sidecar's). */
 export function sidecarRows(first: Buffer): number {
-  return first.length >= PREFIX && first.subarray(0, MAGIC.length).equals(MAGIC) ? first.readUInt32LE(MAGIC.length) : 0;
+  return first.length >= PREFIX && isMagic(first) ? first.readUInt32LE(MAGIC.length) : 0;
+}
+
+function isMagic(buf: Buffer): boolean {
+  const head = buf.subarray(0, MAGIC.length);
+  return head.equals(MAGIC) || head.equals(MAGIC_V2);
+}
+
+/** Column `col` (its entry in the header) as a typed array like `like`, or why it cannot be read. */
+function readColumn(buf: Buffer, bodyAt: number, col: ColEntry, like: Column): Column | string {
+  const Ctor = like.constructor as ColumnCtor;
+  const from = bodyAt + col[1];
+  const end = buf.length - 4;
+  if (col.length === 4) return from > end ? 'cut short' : decodeColumn(Ctor, col[2], col[3], buf.subarray(from, end));
+  const arr = new Ctor(col[2]);
+  if (from + arr.byteLength > end) return 'cut short';
+  new Uint8Array(arr.buffer).set(buf.subarray(from, from + arr.byteLength));
+  return arr;
 }
 
 /** The sidecar in `buf`, or the reason it cannot be used. */
 export function decodeSidecar(buf: Buffer): SidecarData | string {
-  if (buf.length < PREFIX + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return 'not an index file of this version';
+  if (buf.length < PREFIX + 4 || !isMagic(buf)) return 'not an index file of this version';
   if (crc32(buf.subarray(0, buf.length - 4)) !== buf.readUInt32LE(buf.length - 4)) return 'checksum mismatch';
   const headLen = buf.readUInt32LE(MAGIC.length + 4);
   const headAt = PREFIX;
-  let parsed: SidecarHeader & { cols: [string, number, number][] };
+  let parsed: SidecarHeader & { cols: ColEntry[] };
   try {
     parsed = JSON.parse(buf.toString('utf8', headAt, headAt + headLen)) as typeof parsed;
   } catch {
@@ -128,7 +155,7 @@ export function decodeSidecar(buf: Buffer): SidecarData | string {
   const { cols, ...header } = parsed;
   const bodyAt = headAt + headLen + pad8(headAt + headLen);
   const empty = deliveryColumns(0);
-  const template = arraysOf({
+  const template = sidecarArrays({
     header,
     rows: empty,
     idBytes: empty.status,
@@ -143,11 +170,8 @@ export function decodeSidecar(buf: Buffer): SidecarData | string {
   for (const [name, like] of template) {
     const col = cols.find((c) => c[0] === name);
     if (!col) return `column ${name} missing`;
-    const Ctor = like.constructor as new (n: number) => Float64Array | Int32Array | Uint8Array;
-    const arr = new Ctor(col[2]);
-    const from = bodyAt + col[1];
-    if (from + arr.byteLength > buf.length - 4) return `column ${name} cut short`;
-    new Uint8Array(arr.buffer).set(buf.subarray(from, from + arr.byteLength));
+    const arr = readColumn(buf, bodyAt, col, like);
+    if (typeof arr === 'string') return `column ${name}: ${arr}`;
     out[name] = arr;
   }
   const rows = Object.fromEntries(ROW_NAMES.map((n) => [n, out[`r.${n}`]])) as unknown as RowColumns;

@@ -1,0 +1,130 @@
+// How one column of an index sidecar (sidecar-format.ts) is stored: whichever of these
+// is smallest for its values, each giving back every value exactly (checked when
+// encoding: a column that would not round-trip to the bit is stored as it is):
+//   raw              the typed array's own little-endian bytes
+//   ['c', v]         every value is v (null: NaN); no bytes
+//   ['p', w]         each value as a signed integer of w bytes (1, 2 or 4)
+//   ['d', w, base]   each value as its difference from the value before it (the first
+//                    from `base`), a signed integer of w bytes
+// In 'p' and 'd', the smallest integer of the width (-128, -32768, -2^31) stands for NaN
+// (a time or number that is null), and a NaN does not move the running value. Most
+// columns of a history are constant (status, subscription, URL), counters (sequence
+// numbers, offsets) or small numbers (durations, lengths), so a row costs a few bytes
+// instead of the ~85 of its raw columns.
+export type Column = Float64Array | Int32Array | Uint8Array;
+export type ColumnCtor = new (n: number) => Column;
+export type ColumnEncoding = ['c', number | null] | ['p', 1 | 2 | 4] | ['d', 1 | 2 | 4, number];
+
+const WIDTHS = [1, 2, 4] as const;
+const MIN = { 1: -128, 2: -32768, 4: -(2 ** 31) } as const;
+const MAX = { 1: 127, 2: 32767, 4: 2 ** 31 - 1 } as const;
+
+/** The smallest width whose range (without its NaN marker) holds lo..hi, or 0. */
+function widthFor(lo: number, hi: number): 0 | 1 | 2 | 4 {
+  for (const w of WIDTHS) if (lo > MIN[w] && hi <= MAX[w]) return w;
+  return 0;
+}
+
+const isInt = (v: number) => Number.isSafeInteger(v) && !Object.is(v, -0);
+
+/** The encoding to use for `col` and its bytes; undefined: store it raw. */
+export function encodeColumn(col: Column): { enc: ColumnEncoding; bytes: Buffer } | undefined {
+  const n = col.length;
+  if (n === 0) return undefined;
+  const first = col[0];
+  let same = true;
+  let plainOk = true;
+  let deltaOk = true;
+  let pLo = 0;
+  let pHi = 0;
+  let dLo = 0;
+  let dHi = 0;
+  let base = NaN;
+  let prev = NaN;
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (same && !Object.is(v, first)) same = false;
+    if (Number.isNaN(v)) continue;
+    if (!isInt(v)) {
+      plainOk = deltaOk = false;
+      continue;
+    }
+    pLo = Math.min(pLo, v);
+    pHi = Math.max(pHi, v);
+    if (Number.isNaN(prev)) base = prev = v;
+    const d = v - prev;
+    if (!isInt(d)) deltaOk = false;
+    dLo = Math.min(dLo, d);
+    dHi = Math.max(dHi, d);
+    prev = v;
+  }
+  // JSON keeps any finite number but -0 exactly; NaN is written null.
+  if (same && (Number.isNaN(first) || (Number.isFinite(first) && !Object.is(first, -0))))
+    return { enc: ['c', Number.isNaN(first) ? null : first], bytes: Buffer.alloc(0) };
+  const pw = plainOk ? widthFor(pLo, pHi) : 0;
+  const dw = deltaOk ? widthFor(dLo, dHi) : 0;
+  const raw = col.BYTES_PER_ELEMENT;
+  const best = Math.min(pw || raw, dw || raw);
+  if (best >= raw) return undefined;
+  const enc: Packed = pw === best ? ['p', pw as 1 | 2 | 4] : ['d', dw as 1 | 2 | 4, Number.isNaN(base) ? 0 : base];
+  const bytes = pack(col, enc);
+  return roundTrips(col, enc, bytes) ? { enc, bytes } : undefined;
+}
+
+type Packed = ['p', 1 | 2 | 4] | ['d', 1 | 2 | 4, number];
+
+function pack(col: Column, enc: Packed): Buffer {
+  const w = enc[1];
+  const out = Buffer.alloc(col.length * w);
+  const dst = intView(out, col.length, w);
+  let prev = enc[0] === 'd' ? enc[2] : 0;
+  for (let i = 0; i < col.length; i++) {
+    const v = col[i];
+    if (Number.isNaN(v)) dst[i] = MIN[w];
+    else {
+      dst[i] = enc[0] === 'd' ? v - prev : v;
+      prev = v;
+    }
+  }
+  return out;
+}
+
+function roundTrips(col: Column, enc: ColumnEncoding, bytes: Buffer): boolean {
+  const back = decodeColumn(col.constructor as ColumnCtor, col.length, enc, bytes);
+  if (typeof back === 'string') return false;
+  for (let i = 0; i < col.length; i++) if (!Object.is(back[i], col[i])) return false;
+  return true;
+}
+
+/** A column of `n` values from its encoded bytes, or why it cannot be read. */
+export function decodeColumn(Ctor: ColumnCtor, n: number, enc: unknown, bytes: Uint8Array): Column | string {
+  const out = new Ctor(n);
+  if (!Array.isArray(enc)) return 'bad column encoding';
+  if (enc[0] === 'c' && enc.length === 2 && (enc[1] === null || typeof enc[1] === 'number')) {
+    out.fill(enc[1] === null ? NaN : (enc[1] as number));
+    return out;
+  }
+  const w = enc[1] as unknown;
+  if ((enc[0] !== 'p' && enc[0] !== 'd') || (w !== 1 && w !== 2 && w !== 4)) return 'bad column encoding';
+  if (bytes.length < n * w) return 'column cut short';
+  const delta = enc[0] === 'd';
+  const base = delta ? (enc[2] as unknown) : 0;
+  if (typeof base !== 'number' || !Number.isFinite(base)) return 'bad column encoding';
+  const src = intView(bytes, n, w);
+  const nan = MIN[w];
+  if (delta) {
+    let prev = base;
+    for (let i = 0; i < n; i++) {
+      const x = src[i];
+      out[i] = x === nan ? NaN : (prev += x);
+    }
+  } else for (let i = 0; i < n; i++) out[i] = src[i] === nan ? NaN : src[i];
+  return out;
+}
+
+/** `n` signed integers of `w` bytes from `bytes` (little-endian, as this machine's: see sidecar-format.ts), copied only if misaligned. */
+function intView(bytes: Uint8Array, n: number, w: 1 | 2 | 4): Int8Array | Int16Array | Int32Array {
+  const at = bytes.byteOffset % w === 0 ? bytes : new Uint8Array(bytes.subarray(0, n * w)); // a Buffer from the pool may start anywhere
+  if (w === 1) return new Int8Array(at.buffer, at.byteOffset, n);
+  return w === 2 ? new Int16Array(at.buffer, at.byteOffset, n) : new Int32Array(at.buffer, at.byteOffset, n);
+}
