@@ -236,8 +236,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch = ''): void {
     const afterBytes = after.length === 0 ? 0 : Buffer.byteLength(after);
     const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
-    const line = this.bodies.attemptLine(attempt, eventId, this.cur, (bytes) => !this.wouldRotate(bytes + afterBytes), patch);
-    const bytes = Buffer.byteLength(line);
+    const { line, bytes } = this.bodies.attemptLine(attempt, eventId, this.cur, (n) => !this.wouldRotate(n + afterBytes), patch);
     const loc = this.append(line + after, bytes + afterBytes);
     this.idx.d.addAttempt(slot, { seg: loc.seg, off: loc.off, len: bytes - 1 });
   }

@@ -5,6 +5,7 @@
 // record of another shape, odd values) is written as plain JSON, as before.
 import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary } from '../history-types.js';
 import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
+import { jsonString, jsonValue } from './json-text.js';
 
 /** An attempt's request body stored as the event line at this offset of the same segment (bytes, no newline). */
 export interface BodyRef {
@@ -102,12 +103,12 @@ export function encodeAttempt(a: AttemptRecord, bodyJson: (s: string) => string,
   const id = a.delivery_id;
   const req = a.request;
   const res = a.response;
-  const response = res === null ? 'null' : `[${res.status},${encodeHeaders(res.headers, id)},${JSON.stringify(res.body)},${res.truncated}]`;
+  const response = res === null ? 'null' : `[${res.status},${encodeHeaders(res.headers, id)},${jsonString(res.body)},${res.truncated}]`;
   return (
-    `[${JSON.stringify(a.subscription_id)},${a.attempt},${JSON.stringify(a.started_at)},${a.duration_ms},${JSON.stringify(req.url)},` +
+    `[${jsonString(a.subscription_id)},${a.attempt},${jsonString(a.started_at)},${a.duration_ms},${jsonString(req.url)},` +
     `${encodeHeaders(req.headers, id)},${ref ? `[${ref.off},${ref.len}]` : bodyJson(req.body)},${response},` +
-    `${a.error === null ? 'null' : JSON.stringify(a.error)},${a.succeeded},${a.next_attempt_at},${JSON.stringify(a.rule)},` +
-    `${JSON.stringify(a.rule_detail)}${extrasJson(a, ATTEMPT_KEYS.length)}]`
+    `${a.error === null ? 'null' : jsonString(a.error)},${a.succeeded},${a.next_attempt_at},${jsonString(a.rule as string)},` +
+    `${jsonString(a.rule_detail as string)}${extrasJson(a, ATTEMPT_KEYS.length)}]`
   );
 }
 
@@ -164,7 +165,7 @@ export function encodeSummary(d: DeliverySummary): string {
   if (!isPlain(d) || !hasKeys(d, SUMMARY_KEYS, false)) return JSON.stringify(d);
   let out = '[';
   for (let i = 0; i < SUMMARY_KEYS.length; i++) {
-    const json = JSON.stringify(d[SUMMARY_KEYS[i]]) as string | undefined;
+    const json = jsonValue(d[SUMMARY_KEYS[i]]);
     if (json === undefined) return JSON.stringify(d); // a key JSON leaves out stays left out
     out += (i > 0 ? ',' : '') + json;
   }
@@ -196,7 +197,7 @@ function patchEntries(old: DeliverySummary, d: DeliverySummary): [string, string
     const was = i < oldKeys.length ? (old as unknown as Record<string, unknown>)[k] : undefined;
     i++;
     if (v === was) continue;
-    const json = JSON.stringify(v) as string | undefined;
+    const json = jsonValue(v);
     const idx = summaryIndex.get(k);
     if (json === undefined || (idx === undefined && /^\d+$/.test(k))) return undefined;
     if (typeof was === 'object' && was !== null && JSON.stringify(was) === json) continue;

@@ -37,6 +37,7 @@ import {
   summaryPatch,
   type BodyRef,
 } from './compact.js';
+import { jsonString as jsonText, jsonValue } from './json-text.js';
 
 export type { BodyRef } from './compact.js';
 
@@ -61,7 +62,7 @@ export function deliveryLine(d: DeliverySummary): string {
 
 /** A later change of a delivery as a patch (compact.ts summaryPatch). */
 export function patchLine(id: string, patch: string): string {
-  return `{"t":"u","d":${JSON.stringify(id)},"p":${patch}}\n`;
+  return `{"t":"u","d":${jsonValue(id)},"p":${patch}}\n`;
 }
 
 /** The line recording `d` as the new summary of a delivery whose summary was `old` ('' if nothing changed). */
@@ -87,7 +88,7 @@ export function attemptChange(a: AttemptRecord | undefined, old: DeliverySummary
  * attempt that has a compact line).
  */
 export function attemptLine(a: AttemptRecord, ref?: BodyRef, patch = ''): string {
-  const id = JSON.stringify(a.delivery_id);
+  const id = jsonValue(a.delivery_id);
   const x = encodeAttempt(a, jsonString, ref);
   return x === undefined ? `{"t":"a","d":${id},"v":${JSON.stringify(a)}}\n` : `{"t":"a","d":${id},"x":${x}${patch}}\n`;
 }
@@ -102,7 +103,7 @@ const LITERAL_MIN_CHARS = 128;
 const LITERAL_ENTRIES = 32;
 
 function jsonString(s: string): string {
-  if (s.length < LITERAL_MIN_CHARS) return JSON.stringify(s);
+  if (s.length < LITERAL_MIN_CHARS) return jsonText(s);
   let lit = literals.get(s);
   if (lit === undefined) {
     if (literals.size >= LITERAL_ENTRIES) literals.clear();
