@@ -166,8 +166,8 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.idx.list(filter, page);
   }
 
-  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
-    return this.idx.deliveryTimes(companyId, stopAt);
+  deliveriesByTime(companyId: string, from?: { ms: number; id: string }): Iterable<{ d: DeliverySummary; ms: number }> {
+    return this.idx.byTime(companyId, from);
   }
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
