@@ -250,7 +250,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private rotate(): void {
     const closed = this.cur;
     this.cur = this.addSegment(newSegment(this.opts.dir, this.cur.id + 1, true));
-    this.sidecars.add(closed);
+    this.sidecars.add(closed, this.idx);
   }
 
   private addSegment(seg: Segment): Segment {
