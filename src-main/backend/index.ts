@@ -36,6 +36,7 @@ import type { ConnectionKeyring, Env } from './connections/keyring.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
 import type { ScenarioDeps } from './scenarios/runner.js';
 import { loadDemoAtStart } from './scenarios/demo-start.js';
+import { applyMemorySettings } from './memory-settings.js';
 
 export interface BackendAddresses {
   api_url: string;
@@ -219,6 +220,8 @@ function clockControlFor(clock: Clock, deps: Omit<ClockControlDeps, 'clock'>): C
 }
 
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
+  // Process-wide V8 settings, here so that every way of starting the service has them.
+  applyMemorySettings();
   const clock = options.clock ?? new TestClock();
   const store = new Store(config.dataDir);
   const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });
