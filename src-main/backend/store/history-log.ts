@@ -166,8 +166,8 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.idx.list(filter, page);
   }
 
-  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
-    return this.idx.deliveryTimes(companyId, stopAt);
+  deliveriesByTime(companyId: string, from?: { ms: number; id: string }): Iterable<{ d: DeliverySummary; ms: number }> {
+    return this.idx.byTime(companyId, from);
   }
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
@@ -250,7 +250,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private rotate(): void {
     const closed = this.cur;
     this.cur = this.addSegment(newSegment(this.opts.dir, this.cur.id + 1, true));
-    this.sidecars.add(closed);
+    this.sidecars.add(closed, this.idx);
   }
 
   private addSegment(seg: Segment): Segment {

@@ -164,6 +164,8 @@ export type ScannedRecord =
 const PREFIX = Buffer.from('{"t":"');
 const V_KEY = Buffer.from(',"v":');
 const ATTEMPT_PREFIX = Buffer.from('{"t":"a","d":');
+const PATCH_PREFIX = Buffer.from('{"t":"u","d":');
+const BASE_PREFIX = Buffer.from('{"t":"d","s":');
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
@@ -216,6 +218,29 @@ function scanDelivery(rec: Record<string, unknown>): ScannedRecord | null {
     return { kind: 'd', base: true, seq: rec.s, carried, v };
   }
   return { kind: 'd', base: false, v };
+}
+
+const startsWith = (buf: Buffer, start: number, end: number, prefix: Buffer) =>
+  end - start >= prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+
+/**
+ * Whether the line buf[start, end) may be about a delivery not in `own` (or is damaged):
+ * an attempt or patch of another delivery, or any later whole summary; never an event or
+ * a delivery's base record. Reads only the delivery id at the head of the line.
+ */
+export function aboutOtherDelivery(buf: Buffer, start: number, end: number, own: Set<string>): boolean {
+  for (const prefix of [ATTEMPT_PREFIX, PATCH_PREFIX]) {
+    if (!startsWith(buf, start, end, prefix)) continue;
+    try {
+      const id = stringAt(buf, start + prefix.length, end);
+      return id === undefined || !own.has(id);
+    } catch {
+      return true; // damaged: the scan counts it
+    }
+  }
+  if (startsWith(buf, start, end, BASE_PREFIX)) return false; // a base record: a row of the segment
+  if (!startsWith(buf, start, end, PREFIX)) return true; // damaged: the scan counts it
+  return buf[start + 6] !== 0x65; // an event line: no; a later whole summary ("d") or anything else: yes
 }
 
 /**
