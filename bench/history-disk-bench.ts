@@ -1,7 +1,8 @@
 // Measures the history log's disk use per delivery (not part of the test suite): N
 // deliveries with a ~730-byte event body and one successful attempt, recorded through
-// the HistoryLog API with the records the engine writes (event, pending summary, attempt,
-// final summary; real-looking ids, signature, headers), then bytes of the segment files
+// the HistoryLog API with the records the engine writes (event, pending summary, attempt
+// with its final summary in one recordAttempted call as the engine makes it; real-looking
+// ids, signature, headers), then bytes of the segment files
 // divided by deliveries. Also checks that every attempt reads back exactly as recorded,
 // after a reopen, and times the recording.
 // Run:
@@ -162,9 +163,8 @@ async function main(): Promise<void> {
       for (const d of batch) log.recordDelivery(d);
       for (const d of batch) {
         const a = attemptOf(d, body, clock + 5);
-        log.recordAttempt(a);
         recorded.push(a);
-        log.recordDelivery({
+        log.recordAttempted(a, {
           ...d,
           status: 'succeeded',
           attempts: 1,

@@ -23,6 +23,7 @@ import { ClockControl, type ClockControlDeps } from './clock-control.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
 import { keyRateLimit } from './service-api/rate-limit.js';
+import { settleHttpMessageShapes } from './http/message-shapes.js';
 import { listenerUrls } from './listener-urls.js';
 import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
@@ -35,6 +36,7 @@ import type { ConnectionKeyring, Env } from './connections/keyring.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
 import type { ScenarioDeps } from './scenarios/runner.js';
 import { loadDemoAtStart } from './scenarios/demo-start.js';
+import { applyMemorySettings } from './memory-settings.js';
 
 export interface BackendAddresses {
   api_url: string;
@@ -195,6 +197,8 @@ function createApiServer(
   service: Parameters<typeof createServiceApp>[0],
   redirector: Redirector,
 ): Server {
+  // Before any request: node:http's response objects keep a fast layout (http/message-shapes.ts).
+  settleHttpMessageShapes();
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -215,6 +219,8 @@ function clockControlFor(clock: Clock, deps: Omit<ClockControlDeps, 'clock'>): C
 }
 
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
+  // Process-wide V8 settings, here so that every way of starting the service has them.
+  applyMemorySettings();
   const clock = options.clock ?? new TestClock();
   const store = new Store(config.dataDir);
   const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });

@@ -16,7 +16,6 @@ import { captureRow, deliveryRow, filterSchema, matches, RowContext } from './in
 import { decodeCursor, feedPage } from './inspector/feed.js';
 import { computeStats } from './inspector/stats.js';
 import { captureDetail, capturePair, deliveryDetail } from './inspector/detail.js';
-import { DeliveryTimeIndex } from './inspector/time-index.js';
 
 export interface InspectorDeps {
   history: HistoryLog;
@@ -46,14 +45,12 @@ const rowsQuery = filterSchema.extend({ refs: listOf(500).optional(), event_ids:
 
 export function inspectorRoutes(deps: InspectorDeps): Router {
   const r = Router();
-  // Shared by every request: deliveries by creation time, brought up to date at each use.
-  const index = new DeliveryTimeIndex(deps.history);
   const ctx = async () => new RowContext(await deps.companyId(), deps.history, deps.receiver, deps.store);
 
   // One page of the merged list, newest first.
   r.get('/feed', async (req, res) => {
     const { limit, cursor, ...filter } = parseQuery(feedQuery, req);
-    res.json(feedPage(await ctx(), index, filter, decodeCursor(cursor), limit));
+    res.json(feedPage(await ctx(), filter, decodeCursor(cursor), limit));
   });
 
   // Named rows as they are now (the live list refreshes what the stream names):
@@ -96,7 +93,7 @@ export function inspectorRoutes(deps: InspectorDeps): Router {
 
   r.get('/stats', async (req, res) => {
     const { minutes, ...filter } = parseQuery(statsQuery, req);
-    res.json(computeStats(await ctx(), index, filter, minutes));
+    res.json(computeStats(await ctx(), filter, minutes));
   });
 
   r.get('/deliveries/:id', async (req, res) => {

@@ -14,7 +14,7 @@
 // first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
-import { attemptLine, deliveryBaseLine, eventLine, parseEventBody, summaryChangeLine } from './history/records.js';
+import { attemptChange, attemptLine, deliveryBaseLine, eventLine, parseEventBody } from './history/records.js';
 import { OrphanAttempts } from './history/orphans.js';
 import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './history/segments.js';
 import { RecentBodies } from './history/body-refs.js';
@@ -166,8 +166,8 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.idx.list(filter, page);
   }
 
-  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
-    return this.idx.deliveryTimes(companyId, stopAt);
+  deliveriesByTime(companyId: string, from?: { ms: number; id: string }): Iterable<{ d: DeliverySummary; ms: number }> {
+    return this.idx.byTime(companyId, from);
   }
 
   async getAttempts(deliveryId: string): Promise<AttemptRecord[]> {
@@ -224,20 +224,19 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.cur.size > 0 && this.cur.size + bytes > this.segmentBytes;
   }
 
-  /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append). */
+  /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append: on the attempt's line when it can). */
   private changeSummary(slot: number, v: DeliverySummary, attempt?: AttemptRecord): void {
-    const change = summaryChangeLine(this.idx.d.read(slot), v);
-    if (attempt) this.appendAttempt(slot, attempt, change);
-    else if (change) this.append(change);
+    const { patch, after } = attemptChange(attempt, this.idx.d.read(slot), v);
+    if (attempt) this.appendAttempt(slot, attempt, after, patch);
+    else if (after) this.append(after);
     this.idx.updateDelivery(slot, v);
   }
 
-  /** Appends an attempt of the delivery at `slot`, then `after` (whole lines, or ''), as one string; its body refers to its event's line only if both fit the current segment. */
-  private appendAttempt(slot: number, attempt: AttemptRecord, after: string): void {
+  /** Appends an attempt of the delivery at `slot` (`patch` on its line), then `after` (whole lines, or ''); its body refers to its event's line only if both fit the current segment. */
+  private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch = ''): void {
     const afterBytes = after.length === 0 ? 0 : Buffer.byteLength(after);
     const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
-    const line = this.bodies.attemptLine(attempt, eventId, this.cur, (bytes) => !this.wouldRotate(bytes + afterBytes));
-    const bytes = Buffer.byteLength(line);
+    const { line, bytes } = this.bodies.attemptLine(attempt, eventId, this.cur, (n) => !this.wouldRotate(n + afterBytes), patch);
     const loc = this.append(line + after, bytes + afterBytes);
     this.idx.d.addAttempt(slot, { seg: loc.seg, off: loc.off, len: bytes - 1 });
   }
@@ -251,7 +250,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private rotate(): void {
     const closed = this.cur;
     this.cur = this.addSegment(newSegment(this.opts.dir, this.cur.id + 1, true));
-    this.sidecars.add(closed);
+    this.sidecars.add(closed, this.idx);
   }
 
   private addSegment(seg: Segment): Segment {

@@ -97,11 +97,13 @@ export interface HistoryLog extends UndoableLog {
   /** Newest first; `starting_after` is a delivery id of the previous page. */
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary>;
   /**
-   * The company's deliveries as [creation time in epoch ms (0 if unreadable), id], newest
-   * first like listDeliveries, up to but not including `stopAt` (a delivery id): what an
-   * index by time needs, without building every summary (the inspector's, at start-up).
+   * The company's deliveries newest first by creation time (epoch ms, 0 if unreadable),
+   * then by id (descending), from the first at or before `from` (time, then id), else
+   * from the newest: the inspector's order, kept in the index as typed columns
+   * (history/time-order.ts), so a page costs only the deliveries it reads. Read it
+   * through before the log changes (not across an await).
    */
-  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[];
+  deliveriesByTime(companyId: string, from?: { ms: number; id: string }): Iterable<{ d: DeliverySummary; ms: number }>;
   /** Every attempt of a delivery, oldest first, read from disk. */
   getAttempts(deliveryId: string): Promise<AttemptRecord[]>;
   getEvent(id: string): EventSummary | undefined;

@@ -1,7 +1,9 @@
-// HistoryLog.recordAttempted (the delivery engine's per-attempt call): it records exactly
-// what recordAttempt then recordDelivery record, to the byte on disk, in one append;
-// an unknown delivery or a mismatched id falls back to the two calls; at a segment's
-// end an attempt never refers to an event body in another segment file.
+// HistoryLog.recordAttempted (the delivery engine's per-attempt call): it records what
+// recordAttempt then recordDelivery record, in one append, the change of the summary on
+// the attempt's own line when a patch can say it (fewer bytes, the same state read back,
+// before and after a reopen); an unknown delivery or a mismatched id falls back to the
+// two calls; at a segment's end an attempt never refers to an event body in another
+// segment file.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -82,7 +84,7 @@ function script(log: HistoryLog, both: (a: AttemptRecord, d: DeliverySummary) =>
 }
 
 describe('history log: recordAttempted', () => {
-  it('writes the same bytes as recordAttempt then recordDelivery, and reads back the same', async () => {
+  it('records what recordAttempt then recordDelivery record, the change on the attempt line, and reads back the same', async () => {
     const one = await setup();
     const two = await setup();
     const a = await one.make();
@@ -95,7 +97,13 @@ describe('history log: recordAttempted', () => {
     await a.flush();
     await b.flush();
     const files = await segments(two.dir);
-    expect(files).toEqual(await segments(one.dir));
+    const separate = await segments(one.dir);
+    // The same lines but for the patches, which ride on their attempts' lines.
+    const lines = (f: string[]) => f.join('').split('\n').filter(Boolean);
+    expect(lines(separate).filter((l) => l.startsWith('{"t":"u"'))).toHaveLength(6);
+    expect(lines(files).filter((l) => l.startsWith('{"t":"u"'))).toEqual([]);
+    expect(lines(files)).toHaveLength(lines(separate).length - 6);
+    expect(files.join('').length).toBeLessThan(separate.join('').length - 6 * 60);
     // The attempts' bodies are references to the event line, not copies (the event's own may be deflated).
     expect(files.join('').split(JSON.stringify(BODY).slice(1, -1)).length).toBeLessThanOrEqual(2);
     for (const id of ['msg_1', 'msg_2', 'msg_3']) {
@@ -106,8 +114,10 @@ describe('history log: recordAttempted', () => {
     }
     await b.close();
     const reopened = await two.make();
-    expect(reopened.getDelivery('msg_3')).toEqual(a.getDelivery('msg_3'));
-    expect(await reopened.getAttempts('msg_3')).toEqual(await a.getAttempts('msg_3'));
+    for (const id of ['msg_1', 'msg_2', 'msg_3']) {
+      expect(JSON.stringify(reopened.getDelivery(id))).toBe(JSON.stringify(a.getDelivery(id))); // same keys in the same order
+      expect(await reopened.getAttempts(id)).toEqual(await a.getAttempts(id));
+    }
   });
 
   it('an unknown delivery: the attempt waits for its summary, as with recordAttempt', async () => {
@@ -126,14 +136,7 @@ describe('history log: recordAttempted', () => {
     expect(log.getDelivery('msg_9')?.attempts).toBe(2);
   });
 
-  it('at the end of a segment, the attempt holds its body itself when the pair moves to the next file', async () => {
-    // Sized so that the attempt alone would still fit the first segment but not with the summary's change.
-    const probe = await setup();
-    const p = await probe.make();
-    p.recordEvent(event(), BODY);
-    p.recordDelivery(delivery());
-    await p.flush();
-    const before = (await segments(probe.dir))[0].length;
+  it('at the end of a segment, the attempt holds its body itself when it (with a change of its own line) moves to the next file', async () => {
     const full = attempt({ request: { method: 'POST', url: 'http://127.0.0.1:9/hook', headers: { 'webhook-id': 'msg_1' }, body: BODY } });
     const done = delivery({
       status: 'succeeded',
@@ -142,22 +145,35 @@ describe('history log: recordAttempted', () => {
       last_status_code: 200,
       last_duration_ms: 12,
     });
-    p.recordAttempted(full, done);
-    await p.flush();
-    const after = (await segments(probe.dir))[0];
-    const attemptBytes = Buffer.byteLength(after.slice(before).split('\n')[0]) + 1;
-    const { dir, make } = await setup(before + attemptBytes + 5);
-    const log = await make();
-    log.recordEvent(event(), BODY);
-    log.recordDelivery(delivery());
-    log.recordAttempted(full, done);
-    await log.close();
-    const files = await segments(dir);
-    expect(files).toHaveLength(2);
-    expect(files[1]).toContain('"t":"a"');
-    expect(files[1]).toContain(JSON.stringify(BODY).slice(1, 40));
-    const reopened = await make();
-    expect(await reopened.getAttempts('msg_1')).toEqual([full]);
-    expect(reopened.getDelivery('msg_1')).toEqual(done);
+    // A change a patch cannot say (a field went away) is a whole summary on a line of its own after the attempt.
+    const { last_error: _gone, ...lessDone } = done;
+    for (const [after, room] of [
+      [done, -1], // the attempt's line, its change on it, does not fit by a byte
+      [lessDone as DeliverySummary, 5], // the attempt's line would fit, not with the summary's line after it
+    ] as const) {
+      // Sized from a probe: how long the attempt line is.
+      const probe = await setup();
+      const p = await probe.make();
+      p.recordEvent(event(), BODY);
+      p.recordDelivery(delivery());
+      await p.flush();
+      const before = (await segments(probe.dir))[0].length;
+      p.recordAttempted(full, after);
+      await p.flush();
+      const attemptBytes = Buffer.byteLength((await segments(probe.dir))[0].slice(before).split('\n')[0]) + 1;
+      const { dir, make } = await setup(before + attemptBytes + room);
+      const log = await make();
+      log.recordEvent(event(), BODY);
+      log.recordDelivery(delivery());
+      log.recordAttempted(full, after);
+      await log.close();
+      const files = await segments(dir);
+      expect(files).toHaveLength(2);
+      expect(files[1]).toContain('"t":"a"');
+      expect(files[1]).toContain(JSON.stringify(BODY).slice(1, 40));
+      const reopened = await make();
+      expect(await reopened.getAttempts('msg_1')).toEqual([full]);
+      expect(JSON.stringify(reopened.getDelivery('msg_1'))).toBe(JSON.stringify(after));
+    }
   });
 });

@@ -75,12 +75,15 @@ describe('history index: exact round trip', () => {
       const listed = l.listDeliveries({ company_id: 'co_a' }, { limit: 100 }).data;
       expect(listed.map(exact)).toEqual([...compactDeliveries, ...oddDeliveries].reverse().map(exact));
       expect(l.eventsForDocument('co_a', 'doc_1').map((e) => e.id)).toEqual(['evt_1', 'evt_3', 'evt_4', 'evt_5']);
-      // Times and ids straight from the index: the same order, compact or kept whole, up to a stop.
-      const times = l.deliveryTimes('co_a', null);
-      expect(times.map((t) => t.id)).toEqual(listed.map((d) => d.id));
-      expect(times.map((t) => t.ms)).toEqual(listed.map((d) => Date.parse(d.created_at)));
-      expect(l.deliveryTimes('co_a', listed[2].id).map((t) => t.id)).toEqual([listed[0].id, listed[1].id]);
-      expect(l.deliveryTimes('co_b', null)).toEqual([]);
+      // By time from the index: every summary exactly, compact or kept whole, newest first
+      // (by time, then id), with its time; from a cursor (inclusive) on.
+      const byTime = [...l.deliveriesByTime('co_a')];
+      const expected = [...listed].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || (a.id < b.id ? 1 : -1));
+      expect(byTime.map((t) => exact(t.d))).toEqual(expected.map(exact));
+      expect(byTime.map((t) => t.ms)).toEqual(expected.map((d) => Date.parse(d.created_at)));
+      const at = { ms: byTime[2].ms, id: byTime[2].d.id };
+      expect([...l.deliveriesByTime('co_a', at)].map((t) => t.d.id)).toEqual(expected.slice(2).map((d) => d.id));
+      expect([...l.deliveriesByTime('co_b')]).toEqual([]);
     };
     check(log);
     // A compact one that becomes odd and back again.

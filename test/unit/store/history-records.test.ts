@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import {
+  attemptChange,
   attemptLine,
   carriedDeliveryLine,
+  scanLine,
   parseAttempt,
   parseEventBody,
   eventLine,
@@ -163,6 +165,85 @@ describe('summary lines', () => {
     delete removed.last_tunnel_offline;
     expect(summaryPatch(added, removed as DeliverySummary)).toBeUndefined(); // a whole summary is written instead
     expect(summaryPatch(base, Object.assign({ status: 'failed' }, base))).toBeUndefined();
+  });
+});
+
+describe('a change carried on its attempt line', () => {
+  const old = delivery({ next_attempt_at: 1_700_000_000_000 });
+  /** The summary the loader makes of `old` and the attempt line written for `a` and `d`. */
+  function replayed(a: AttemptRecord, d: DeliverySummary): { line: string; summary: DeliverySummary; attempt: AttemptRecord | undefined } {
+    const { patch, after } = attemptChange(a, old, d);
+    const line = attemptLine(a, undefined, patch).trimEnd();
+    let summary = old;
+    const rec = scanLine(Buffer.from(line), 0, Buffer.byteLength(line));
+    if (rec?.kind !== 'a') throw new Error(`not read as an attempt: ${line}`);
+    if (rec.patch) summary = applyPatch(summary, rec.patch);
+    if (after) {
+      const next = scanLine(Buffer.from(after.trimEnd()), 0, Buffer.byteLength(after.trimEnd()));
+      if (next?.kind === 'u') summary = applyPatch(summary, next.patch);
+      else if (next?.kind === 'd') summary = next.v;
+      else throw new Error(`unexpected line after the attempt: ${after}`);
+    }
+    return { line, summary, attempt: parseAttempt(line)?.attempt };
+  }
+
+  it('is small for the usual change and gives back the new summary exactly', () => {
+    const a = attempt({ next_attempt_at: null });
+    const d = delivery({ status: 'succeeded', attempts: 1, last_attempt_at: a.started_at, last_status_code: 200, last_duration_ms: 12 });
+    const { line, summary, attempt: back } = replayed(a, d);
+    expect(line.endsWith(']}') ? '' : line.slice(line.lastIndexOf(']') + 1)).toMatch(/^,"m":\d+}$/);
+    expectExact(summary, d);
+    expectExact(back, a);
+  });
+
+  it('gives back the new summary and the attempt exactly, whatever changed (property)', () => {
+    const statuses = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+    const value = fc.oneof(
+      fc.constant(null),
+      fc.integer({ min: -2, max: 600 }),
+      fc.constantFrom('2025-01-01T00:00:01.000Z', 'x', 'ECONNREFUSED'),
+    );
+    const arb = fc.record({
+      succeeded: fc.boolean(),
+      attemptNo: fc.integer({ min: 1, max: 9 }),
+      status: fc.oneof(fc.constant(null), fc.integer({ min: 100, max: 599 })),
+      error: fc.oneof(fc.constant(null), fc.constant('ECONNREFUSED')),
+      next: fc.oneof(fc.constant(null), fc.constant(1_700_000_000_000)),
+      dStatus: fc.constantFrom(...statuses),
+      dAttempts: fc.integer({ min: 0, max: 9 }),
+      dLast: fc.constantFrom(null, '2025-01-01T00:00:01.000Z', '2025-01-01T00:00:09.000Z'),
+      dCode: value,
+      dErr: value,
+      dDur: fc.oneof(fc.constant(null), fc.constant(12), fc.integer({ min: 0, max: 99 })),
+      dNext: fc.constantFrom(null, 1_700_000_000_000, 5),
+      extra: fc.option(fc.constantFrom({ last_tunnel_offline: true }, { imported: true, '7': 'x' }, { note: [1] }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(arb, (g) => {
+        const a = attempt({
+          attempt: g.attemptNo,
+          succeeded: g.succeeded,
+          error: g.error,
+          next_attempt_at: g.next,
+          response: g.status === null ? null : { status: g.status, headers: {}, body: '', truncated: false },
+        });
+        const d = {
+          ...old,
+          status: g.dStatus,
+          attempts: g.dAttempts,
+          last_attempt_at: g.dLast,
+          last_status_code: g.dCode,
+          last_error: g.dErr,
+          last_duration_ms: g.dDur,
+          next_attempt_at: g.dNext,
+          ...g.extra,
+        } as DeliverySummary;
+        const { summary, attempt: back } = replayed(a, d);
+        expectExact(summary, d);
+        expectExact(back, a);
+      }),
+      { seed: 21, numRuns: 1500 },
+    );
   });
 });
 

@@ -9,7 +9,6 @@ import type { DeliverySummary } from '../../store/history-types.js';
 import type { Capture } from '../../receiver/types.js';
 import type { FeedPage, InspectorRow } from '@shared/inspector-types.js';
 import { captureRow, deliveryRow, matches, newerFirst, timeOf, type InspectorFilter, type RowContext } from './rows.js';
-import { lastAtOrBefore, type DeliveryTimeIndex } from './time-index.js';
 
 /** Where a stream resumes: from its newest item, at a key (inclusive), or nowhere. */
 type Pos = { t: 'top' } | { t: 'at'; ms: number; id: string } | { t: 'end' };
@@ -48,23 +47,10 @@ export function decodeCursor(raw: string | undefined): FeedCursor {
 }
 
 /** The company's deliveries, newest first by creation time, from `pos` on (unfiltered: the caller filters). */
-export function* deliveries(
-  ctx: RowContext,
-  index: DeliveryTimeIndex,
-  pos: Pos = { t: 'top' },
-): Generator<{ d: DeliverySummary; ms: number }> {
+export function* deliveries(ctx: RowContext, pos: Pos = { t: 'top' }): Generator<{ d: DeliverySummary; ms: number }> {
   if (pos.t === 'end') return;
-  const list = index.entries(ctx.companyId);
-  const start = pos.t === 'top' ? list.length - 1 : lastAtOrBefore(list, { ms: pos.ms, id: pos.id });
-  for (let i = start; i >= 0; i--) {
-    const e = list[i];
-    const d = ctx.history.getDelivery(e.id);
-    if (!d || d.company_id !== ctx.companyId) {
-      index.noteMiss(ctx.companyId);
-      continue;
-    }
-    yield { d, ms: e.ms };
-  }
+  const from = pos.t === 'at' ? { ms: pos.ms, id: pos.id } : undefined;
+  for (const item of ctx.history.deliveriesByTime(ctx.companyId, from)) if (item.d.company_id === ctx.companyId) yield item;
 }
 
 interface CaptureItem {
@@ -97,9 +83,9 @@ function captureStart(list: CaptureItem[], pos: Pos): number {
   return i === -1 ? list.length : i;
 }
 
-export function feedPage(ctx: RowContext, index: DeliveryTimeIndex, f: InspectorFilter, cursor: FeedCursor, limit: number): FeedPage {
+export function feedPage(ctx: RowContext, f: InspectorFilter, cursor: FeedCursor, limit: number): FeedPage {
   const wantDeliveries = f.kind !== 'capture' && !(f.outcome && ['verified', 'unverified', 'duplicate'].includes(f.outcome));
-  const dIt = wantDeliveries ? deliveries(ctx, index, cursor.d) : null;
+  const dIt = wantDeliveries ? deliveries(ctx, cursor.d) : null;
   const nextDelivery = (): { row: InspectorRow; ms: number } | null => {
     if (!dIt) return null;
     for (let n = dIt.next(); !n.done; n = dIt.next()) {

@@ -5,7 +5,6 @@
 // its creation while none was made), with its outcome as it stands now.
 import { captureRow, deliveryRow, matches, timeOf, type InspectorFilter, type RowContext } from './rows.js';
 import { deliveries } from './feed.js';
-import type { DeliveryTimeIndex } from './time-index.js';
 import type { InspectorStats } from '@shared/inspector-types.js';
 
 export const BUCKET_MS = 60_000;
@@ -21,13 +20,7 @@ export function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-export function computeStats(
-  ctx: RowContext,
-  index: DeliveryTimeIndex,
-  f: InspectorFilter,
-  minutes: number,
-  now = ctx.receiver.clock.now(),
-): InspectorStats {
+export function computeStats(ctx: RowContext, f: InspectorFilter, minutes: number, now = ctx.receiver.clock.now()): InspectorStats {
   const lastStart = Math.floor(now / BUCKET_MS) * BUCKET_MS;
   const start = lastStart - (minutes - 1) * BUCKET_MS;
   const counts = Array.from({ length: minutes }, () => ({ succeeded: 0, failed: 0, retrying: 0, pending: 0, captures: 0 }));
@@ -38,7 +31,7 @@ export function computeStats(
   let partial = false;
   if (f.kind !== 'capture') {
     // Newest first by creation time: everything made too long before the window ends the walk.
-    for (const { d, ms } of deliveries(ctx, index)) {
+    for (const { d, ms } of deliveries(ctx)) {
       if (ms < start - LOOKBACK_MS) break;
       if (++scanned > SCAN_LIMIT) {
         partial = true;

@@ -109,13 +109,23 @@ export class RecentBodies {
   /**
    * The line of an attempt of a delivery of `eventId` that will be appended to `seg` if
    * `fits(bytes)`: its request body a reference to the event's line when that line is in
-   * `seg` with the same body, and this line goes there too (not if it starts a new one).
+   * `seg` with the same body, and this line goes there too (not if it starts a new one);
+   * with its length in UTF-8.
    */
-  attemptLine(a: AttemptRecord, eventId: string, seg: Segment, fits: (bytes: number) => boolean): string {
+  attemptLine(
+    a: AttemptRecord,
+    eventId: string,
+    seg: Segment,
+    fits: (bytes: number) => boolean,
+    patch = '',
+  ): { line: string; bytes: number } {
     const body = (a.request as AttemptRecord['request'] | undefined)?.body;
     const ref = typeof body === 'string' ? this.find(eventId, body, seg) : undefined;
-    const line = attemptLine(a, ref);
-    return ref && !fits(Buffer.byteLength(line)) ? attemptLine(a) : line;
+    const line = attemptLine(a, ref, patch);
+    const bytes = Buffer.byteLength(line);
+    if (!ref || fits(bytes)) return { line, bytes };
+    const whole = attemptLine(a, undefined, patch);
+    return { line: whole, bytes: Buffer.byteLength(whole) };
   }
 
   clear(): void {

@@ -5,6 +5,7 @@
 // record of another shape, odd values) is written as plain JSON, as before.
 import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary } from '../history-types.js';
 import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
+import { jsonString, jsonValue } from './json-text.js';
 
 /** An attempt's request body stored as the event line at this offset of the same segment (bytes, no newline). */
 export interface BodyRef {
@@ -45,7 +46,7 @@ function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
 const isPlain = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && (v as object).constructor === Object;
 
-function canCompactAttempt(a: AttemptRecord): boolean {
+export function canCompactAttempt(a: AttemptRecord): boolean {
   const req: unknown = a.request;
   const res: unknown = a.response;
   return (
@@ -102,12 +103,12 @@ export function encodeAttempt(a: AttemptRecord, bodyJson: (s: string) => string,
   const id = a.delivery_id;
   const req = a.request;
   const res = a.response;
-  const response = res === null ? 'null' : `[${res.status},${encodeHeaders(res.headers, id)},${JSON.stringify(res.body)},${res.truncated}]`;
+  const response = res === null ? 'null' : `[${res.status},${encodeHeaders(res.headers, id)},${jsonString(res.body)},${res.truncated}]`;
   return (
-    `[${JSON.stringify(a.subscription_id)},${a.attempt},${JSON.stringify(a.started_at)},${a.duration_ms},${JSON.stringify(req.url)},` +
+    `[${jsonString(a.subscription_id)},${a.attempt},${jsonString(a.started_at)},${a.duration_ms},${jsonString(req.url)},` +
     `${encodeHeaders(req.headers, id)},${ref ? `[${ref.off},${ref.len}]` : bodyJson(req.body)},${response},` +
-    `${a.error === null ? 'null' : JSON.stringify(a.error)},${a.succeeded},${a.next_attempt_at},${JSON.stringify(a.rule)},` +
-    `${JSON.stringify(a.rule_detail)}${extrasJson(a, ATTEMPT_KEYS.length)}]`
+    `${a.error === null ? 'null' : jsonString(a.error)},${a.succeeded},${a.next_attempt_at},${jsonString(a.rule as string)},` +
+    `${jsonString(a.rule_detail as string)}${extrasJson(a, ATTEMPT_KEYS.length)}]`
   );
 }
 
@@ -164,7 +165,7 @@ export function encodeSummary(d: DeliverySummary): string {
   if (!isPlain(d) || !hasKeys(d, SUMMARY_KEYS, false)) return JSON.stringify(d);
   let out = '[';
   for (let i = 0; i < SUMMARY_KEYS.length; i++) {
-    const json = JSON.stringify(d[SUMMARY_KEYS[i]]) as string | undefined;
+    const json = jsonValue(d[SUMMARY_KEYS[i]]);
     if (json === undefined) return JSON.stringify(d); // a key JSON leaves out stays left out
     out += (i > 0 ? ',' : '') + json;
   }
@@ -184,29 +185,80 @@ export function decodeSummary(w: unknown): DeliverySummary | undefined {
 
 const summaryIndex = new Map<string, number>(SUMMARY_KEYS.map((k, i) => [k, i]));
 
-/**
- * What changed from `old` to `d`, as a JSON object keyed by SUMMARY_KEYS index (or by
- * name for other keys), or undefined when a patch cannot express it (a key went away or
- * moved: write the whole summary). '{}' means nothing changed.
- */
-export function summaryPatch(old: DeliverySummary, d: DeliverySummary): string | undefined {
+/** What changed from `old` to `d`: [patch key, value as JSON] in `d`'s key order (see summaryPatch), or undefined. */
+function patchEntries(old: DeliverySummary, d: DeliverySummary): [string, string][] | undefined {
   const oldKeys = Object.keys(old);
   if (!isPlain(d)) return undefined;
   let i = 0;
-  let out = '';
+  const out: [string, string][] = [];
   for (const k in d) {
     if (i < oldKeys.length && oldKeys[i] !== k) return undefined;
     const v = (d as unknown as Record<string, unknown>)[k];
     const was = i < oldKeys.length ? (old as unknown as Record<string, unknown>)[k] : undefined;
     i++;
     if (v === was) continue;
-    const json = JSON.stringify(v) as string | undefined;
+    const json = jsonValue(v);
     const idx = summaryIndex.get(k);
     if (json === undefined || (idx === undefined && /^\d+$/.test(k))) return undefined;
     if (typeof was === 'object' && was !== null && JSON.stringify(was) === json) continue;
-    out += `${out ? ',' : ''}${idx === undefined ? JSON.stringify(k) : `"${idx}"`}:${json}`;
+    out.push([idx === undefined ? k : String(idx), json]);
   }
-  return i < oldKeys.length ? undefined : `{${out}}`;
+  return i < oldKeys.length ? undefined : out;
+}
+
+const patchJson = (entries: [string, string][]) => `{${entries.map(([k, json]) => `${JSON.stringify(k)}:${json}`).join(',')}}`;
+
+/**
+ * What changed from `old` to `d`, as a JSON object keyed by SUMMARY_KEYS index (or by
+ * name for other keys), or undefined when a patch cannot express it (a key went away or
+ * moved: write the whole summary). '{}' means nothing changed.
+ */
+export function summaryPatch(old: DeliverySummary, d: DeliverySummary): string | undefined {
+  const entries = patchEntries(old, d);
+  return entries && patchJson(entries);
+}
+
+/** Summary fields (by SUMMARY_KEYS index) that the change after an attempt usually sets to what the attempt itself says. */
+const FROM_ATTEMPT: [number, (a: AttemptRecord) => unknown][] = [
+  [7, (a) => (a.succeeded ? 'succeeded' : a.next_attempt_at === null ? 'failed' : 'pending')],
+  [8, (a) => a.attempt],
+  [10, (a) => a.started_at],
+  [11, (a) => (a.response === null ? null : a.response.status)],
+  [12, (a) => a.error],
+  [13, (a) => a.duration_ms],
+  [14, (a) => a.next_attempt_at],
+];
+
+/**
+ * The change from `old` to `d` made by attempt `a`, to be carried on the attempt's own
+ * compact line: `,"m":<mask>` (bit k: field k takes the attempt's value, FROM_ATTEMPT)
+ * and `,"p":{…}` (the other fields, as summaryPatch writes them), each left out when
+ * empty; '' when nothing changed. Undefined when `a` has no compact line or no patch can
+ * say the change (the caller writes a line of its own, as before).
+ */
+export function attemptPatchTail(a: AttemptRecord, old: DeliverySummary, d: DeliverySummary): string | undefined {
+  if (!canCompactAttempt(a)) return undefined;
+  const entries = patchEntries(old, d);
+  if (!entries) return undefined;
+  let mask = 0;
+  const rest = entries.filter(([k, json]) => {
+    const f = FROM_ATTEMPT.find(([i]) => String(i) === k);
+    if (!f || JSON.stringify(f[1](a)) !== json) return true;
+    mask |= 1 << f[0];
+    return false;
+  });
+  return (mask ? `,"m":${mask}` : '') + (rest.length > 0 ? `,"p":${patchJson(rest)}` : '');
+}
+
+/** The patch an attempt line carries (attemptPatchTail), `attempt` being that line's attempt as read back; undefined if none. */
+export function attemptPatch(attempt: AttemptRecord, m: unknown, p: unknown): Record<string, unknown> | undefined {
+  if (m === undefined && p === undefined) return undefined;
+  if ((m !== undefined && (typeof m !== 'number' || !Number.isInteger(m))) || (p !== undefined && !isPlain(p)))
+    throw new Error('attempt: bad patch');
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(p ?? {})) setOwn(out, k, (p as Record<string, unknown>)[k]);
+  for (const [i, value] of FROM_ATTEMPT) if (((m ?? 0) as number) & (1 << i)) out[String(i)] = value(attempt);
+  return out;
 }
 
 /** `old` with a parsed patch applied (keys kept in place, new ones appended). */

@@ -127,6 +127,11 @@ export class DeliveryTable {
     );
   }
 
+  /** How many summaries are kept whole. */
+  get oddCount(): number {
+    return this.odd.size;
+  }
+
   /** The summary kept whole, if the slot's is not in the compact form. */
   oddOf(s: number): DeliverySummary | undefined {
     return this.odd.get(s);

@@ -7,6 +7,8 @@
 // The tables only ever grow at their end (a written index must keep its meaning).
 // Decoding gives an object with the same own keys, in the same order, as the original.
 
+import { jsonString } from './json-text.js';
+
 const NAMES = [
   'content-type',
   'user-agent',
@@ -82,7 +84,7 @@ export function encodeHeaders(h: Record<string, string>, deliveryId: string): st
       continue;
     }
     const n = nameIndex.get(name);
-    out += `[${n === undefined ? JSON.stringify(name) : n},${JSON.stringify(value)}]`;
+    out += `[${n === undefined ? jsonString(name) : n},${jsonString(value)}]`;
   }
   return `[${out}]`;
 }

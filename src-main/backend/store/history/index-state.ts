@@ -12,6 +12,7 @@ import { EventTable } from './event-table.js';
 import { Interner } from './interner.js';
 import { LocPool } from './loc-pool.js';
 import { lowerBound, SlotLists } from './slot-lists.js';
+import { TimeOrders } from './time-order.js';
 import type { Loc, Segment } from './segments.js';
 import type { Page } from '@shared/api-types.js';
 
@@ -31,6 +32,11 @@ export class HistoryIndex {
   private readonly byDocument = new SlotLists(this.dSeq);
   private readonly byEvent = new SlotLists(this.dSeq);
   private readonly docEvents = new SlotLists((i) => this.ev.seq[i]);
+  /** Each company's deliveries by creation time (the inspector's order). */
+  private readonly times = new TimeOrders(
+    (s) => this.createdMs(s),
+    (s) => this.d.idOf(s),
+  );
   /** False while the start-up scan fills the tables: the lists are built once at its end. */
   private listing = true;
 
@@ -48,7 +54,10 @@ export class HistoryIndex {
   /** A new delivery (while listing: with the highest seq so far). */
   addDelivery(seq: number, v: DeliverySummary, seg: Segment): number {
     const s = this.d.insert(seq, v, seg.id);
-    if (this.listing) this.listDelivery(s, (lists, key) => lists.push(key, s));
+    if (this.listing) {
+      this.listDelivery(s, (lists, key) => lists.push(key, s));
+      this.times.add(this.d.c.company[s], s);
+    }
     return s;
   }
 
@@ -56,7 +65,9 @@ export class HistoryIndex {
   updateDelivery(s: number, v: DeliverySummary): void {
     const { d } = this;
     const [company, sub, doc, evt] = [d.c.company[s], d.c.sub[s], d.c.doc[s], d.c.evt[s]];
+    const ms = this.times.has(company) ? this.createdMs(s) : 0;
     d.write(s, v);
+    if (this.listing) this.times.changed(s, company, ms, d.c.company[s]);
     if (!this.listing || (company === d.c.company[s] && sub === d.c.sub[s] && doc === d.c.doc[s] && evt === d.c.evt[s])) return;
     this.byCompany.remove(company, s);
     this.bySubscription.remove(sub, s);
@@ -97,6 +108,7 @@ export class HistoryIndex {
       });
     }
     for (const [lists, keys] of touched) lists.removeMany(keys, gone);
+    this.times.removeMany(slots, (s) => this.d.c.company[s]);
     for (const s of slots) this.d.remove(s);
   }
 
@@ -156,6 +168,7 @@ export class HistoryIndex {
     for (let s = 0; s < d.end; s++) if (d.isLive(s)) live.push(s);
     for (const s of inSeqOrder(live, d.c.seq)) this.listDelivery(s, (lists, key) => lists.push(key, s));
     for (const i of inSeqOrder(ev.all(), ev.seq)) if (ev.doc[i] >= 0) this.docEvents.push(ev.doc[i], i);
+    this.times.build(this.byCompany.entries(), (slots, out) => this.createdMsOf(slots, out));
     this.listing = true;
   }
 
@@ -194,21 +207,25 @@ export class HistoryIndex {
     return { data, has_more: false };
   }
 
-  /** See HistoryLog.deliveryTimes. */
-  deliveryTimes(companyId: string, stopAt: string | null): { ms: number; id: string }[] {
-    const { d } = this;
+  /** See HistoryLog.deliveriesByTime. */
+  *byTime(companyId: string, from?: { ms: number; id: string }): Generator<{ d: DeliverySummary; ms: number }> {
     const c = this.strs.find(companyId);
-    const list = c === undefined ? undefined : this.byCompany.get(c);
-    const out: { ms: number; id: string }[] = [];
-    for (let i = (list?.length ?? 0) - 1; i >= 0; i--) {
-      const s = (list as readonly number[])[i];
-      const id = d.idOf(s);
-      if (id === stopAt) break;
-      const odd = d.oddOf(s);
-      const ms = odd ? Date.parse(odd.created_at) : d.createdMs(s);
-      out.push({ ms: Number.isNaN(ms) ? 0 : ms, id });
-    }
-    return out;
+    if (c === undefined) return;
+    for (const { s, ms } of this.times.newestFirst(c, from)) yield { d: this.d.read(s), ms };
+  }
+
+  /** The creation times of `slots` (start-up: straight from the column when no summary is kept whole). */
+  private createdMsOf(slots: Int32Array, out: Float64Array): void {
+    const created = this.d.c.created;
+    if (this.d.oddCount > 0) for (let i = 0; i < slots.length; i++) out[i] = this.createdMs(slots[i]);
+    else for (let i = 0; i < slots.length; i++) out[i] = Number.isNaN(created[slots[i]]) ? 0 : created[slots[i]];
+  }
+
+  /** A delivery's creation time in epoch ms (0 if unreadable). */
+  private createdMs(s: number): number {
+    const odd = this.d.oddOf(s);
+    const ms = odd ? Date.parse(odd.created_at) : this.d.createdMs(s);
+    return Number.isNaN(ms) ? 0 : ms;
   }
 
   private listDelivery(s: number, fn: (lists: SlotLists, key: number) => void): void {

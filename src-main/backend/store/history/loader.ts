@@ -122,7 +122,9 @@ export class Loader {
     const { idx } = this;
     if (rec.kind === 'a') {
       const s = idx.d.slot(rec.deliveryId);
-      if (s !== undefined) idx.d.addAttempt(s, loc);
+      if (s === undefined) return;
+      idx.d.addAttempt(s, loc);
+      if (rec.patch) idx.updateDelivery(s, applyPatch(idx.d.read(s), rec.patch));
     } else if (rec.kind === 'u') {
       const s = idx.d.slot(rec.deliveryId);
       if (s !== undefined) idx.updateDelivery(s, applyPatch(idx.d.read(s), rec.patch));

@@ -13,6 +13,9 @@
 //   {"t":"d","w":<summary>}                  a later change a patch cannot say (a field went away)
 //   {"t":"a","d":<delivery id>,"x":<compact attempt>}   or, for any other shape,
 //   {"t":"a","d":<delivery id>,"v":<AttemptRecord>}
+//   {"t":"a","d":<delivery id>,"x":…,"m":<mask>,"p":<patch>}  a compact attempt with the
+//                                            change of its delivery it made (either part
+//                                            may be left out: compact.ts attemptPatchTail)
 // <summary> is a compact array (compact.ts encodeSummary) or a plain object. A compact
 // attempt's request body may be a reference [offset, length] to the event line holding
 // the same body in the same segment file: a segment is only ever deleted whole, and the
@@ -24,7 +27,17 @@
 // the structural one that follows the prefix.
 import type { AttemptRecord, DeliverySummary, EventSummary } from '../history-types.js';
 import { bodyField, bodyOf } from './body-codec.js';
-import { decodeAttempt, decodeSummary, encodeAttempt, encodeSummary, summaryPatch, type BodyRef } from './compact.js';
+import {
+  attemptPatch,
+  attemptPatchTail,
+  decodeAttempt,
+  decodeSummary,
+  encodeAttempt,
+  encodeSummary,
+  summaryPatch,
+  type BodyRef,
+} from './compact.js';
+import { jsonString as jsonText, jsonValue } from './json-text.js';
 
 export type { BodyRef } from './compact.js';
 
@@ -49,7 +62,7 @@ export function deliveryLine(d: DeliverySummary): string {
 
 /** A later change of a delivery as a patch (compact.ts summaryPatch). */
 export function patchLine(id: string, patch: string): string {
-  return `{"t":"u","d":${JSON.stringify(id)},"p":${patch}}\n`;
+  return `{"t":"u","d":${jsonValue(id)},"p":${patch}}\n`;
 }
 
 /** The line recording `d` as the new summary of a delivery whose summary was `old` ('' if nothing changed). */
@@ -59,14 +72,25 @@ export function summaryChangeLine(old: DeliverySummary, d: DeliverySummary): str
 }
 
 /**
+ * How the change from `old` to `d` that attempt `a` made (if any) is written: on the
+ * attempt's own line (`patch`) when it can be, else as a line of its own (`after`, or '').
+ */
+export function attemptChange(a: AttemptRecord | undefined, old: DeliverySummary, d: DeliverySummary): { patch: string; after: string } {
+  const patch = a && attemptPatchTail(a, old, d);
+  return patch === undefined ? { patch: '', after: summaryChangeLine(old, d) } : { patch, after: '' };
+}
+
+/**
  * An attempt record as one line: compact when it decodes back exactly (compact.ts), its
  * request body as `ref` when given (the caller vouches that the event line there, in the
- * segment this line goes to, holds the same body), else as plain JSON.
+ * segment this line goes to, holds the same body), else as plain JSON. `patch`: the
+ * change of its delivery that goes with it (compact.ts attemptPatchTail, only for an
+ * attempt that has a compact line).
  */
-export function attemptLine(a: AttemptRecord, ref?: BodyRef): string {
-  const id = JSON.stringify(a.delivery_id);
+export function attemptLine(a: AttemptRecord, ref?: BodyRef, patch = ''): string {
+  const id = jsonValue(a.delivery_id);
   const x = encodeAttempt(a, jsonString, ref);
-  return x === undefined ? `{"t":"a","d":${id},"v":${JSON.stringify(a)}}\n` : `{"t":"a","d":${id},"x":${x}}\n`;
+  return x === undefined ? `{"t":"a","d":${id},"v":${JSON.stringify(a)}}\n` : `{"t":"a","d":${id},"x":${x}${patch}}\n`;
 }
 
 /**
@@ -79,7 +103,7 @@ const LITERAL_MIN_CHARS = 128;
 const LITERAL_ENTRIES = 32;
 
 function jsonString(s: string): string {
-  if (s.length < LITERAL_MIN_CHARS) return JSON.stringify(s);
+  if (s.length < LITERAL_MIN_CHARS) return jsonText(s);
   let lit = literals.get(s);
   if (lit === undefined) {
     if (literals.size >= LITERAL_ENTRIES) literals.clear();
@@ -134,12 +158,16 @@ export type ScannedRecord =
   | { kind: 'd'; base: false; v: DeliverySummary }
   /** A patch of a known delivery's summary: apply with compact.ts applyPatch (ignored for an unknown one). */
   | { kind: 'u'; deliveryId: string; patch: Record<string, unknown> }
-  | { kind: 'a'; deliveryId: string };
+  /** `patch`: the change of its delivery that the line carries too (apply after adding the attempt). */
+  | { kind: 'a'; deliveryId: string; patch?: Record<string, unknown> };
 
 const PREFIX = Buffer.from('{"t":"');
 const V_KEY = Buffer.from(',"v":');
 const ATTEMPT_PREFIX = Buffer.from('{"t":"a","d":');
+const PATCH_PREFIX = Buffer.from('{"t":"u","d":');
+const BASE_PREFIX = Buffer.from('{"t":"d","s":');
 const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -173,6 +201,14 @@ function scanEvent(buf: Buffer, start: number, end: number): ScannedRecord | nul
   return { kind: 'e', seq: head.s, v: v as unknown as EventSummary };
 }
 
+function scanAttempt(buf: Buffer, start: number, end: number, id: string): ScannedRecord | null {
+  const rec = JSON.parse(buf.toString('utf8', start, end)) as { d?: unknown; x?: unknown; m?: unknown; p?: unknown };
+  if (rec.d !== id) return null;
+  if (rec.x === undefined) return rec.m === undefined && rec.p === undefined ? { kind: 'a', deliveryId: id } : null;
+  const patch = attemptPatch(decodeAttempt(rec.x, id).attempt, rec.m, rec.p);
+  return patch ? { kind: 'a', deliveryId: id, patch } : { kind: 'a', deliveryId: id };
+}
+
 function scanDelivery(rec: Record<string, unknown>): ScannedRecord | null {
   const v = decodeSummary(rec.w !== undefined ? rec.w : rec.v);
   if (!v || typeof v.id !== 'string') return null;
@@ -182,6 +218,29 @@ function scanDelivery(rec: Record<string, unknown>): ScannedRecord | null {
     return { kind: 'd', base: true, seq: rec.s, carried, v };
   }
   return { kind: 'd', base: false, v };
+}
+
+const startsWith = (buf: Buffer, start: number, end: number, prefix: Buffer) =>
+  end - start >= prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+
+/**
+ * Whether the line buf[start, end) may be about a delivery not in `own` (or is damaged):
+ * an attempt or patch of another delivery, or any later whole summary; never an event or
+ * a delivery's base record. Reads only the delivery id at the head of the line.
+ */
+export function aboutOtherDelivery(buf: Buffer, start: number, end: number, own: Set<string>): boolean {
+  for (const prefix of [ATTEMPT_PREFIX, PATCH_PREFIX]) {
+    if (!startsWith(buf, start, end, prefix)) continue;
+    try {
+      const id = stringAt(buf, start + prefix.length, end);
+      return id === undefined || !own.has(id);
+    } catch {
+      return true; // damaged: the scan counts it
+    }
+  }
+  if (startsWith(buf, start, end, BASE_PREFIX)) return false; // a base record: a row of the segment
+  if (!startsWith(buf, start, end, PREFIX)) return true; // damaged: the scan counts it
+  return buf[start + 6] !== 0x65; // an event line: no; a later whole summary ("d") or anything else: yes
 }
 
 /**
@@ -196,7 +255,9 @@ export function scanLine(buf: Buffer, start: number, end: number): ScannedRecord
     if (kind === 'a') {
       if (buf.compare(ATTEMPT_PREFIX, 0, ATTEMPT_PREFIX.length, start, start + ATTEMPT_PREFIX.length) !== 0) return null;
       const id = stringAt(buf, start + ATTEMPT_PREFIX.length, end);
-      return id === undefined ? null : { kind: 'a', deliveryId: id };
+      if (id === undefined) return null;
+      // `…,"x":[…]}`: an attempt alone, known by its id; else it may carry a patch.
+      return buf[end - 2] === CLOSE_BRACKET ? { kind: 'a', deliveryId: id } : scanAttempt(buf, start, end, id);
     }
     if (kind === 'e') return scanEvent(buf, start, end);
     if (kind === 'd' || kind === 'u') {

@@ -52,8 +52,15 @@ export interface ScanResult {
   skipped: number;
 }
 
-/** Calls onRecord for every complete, readable line, in file order. */
-export async function scanSegment(path: string, onRecord: (rec: ScannedRecord, off: number, len: number) => void): Promise<ScanResult> {
+/**
+ * Calls onRecord for every complete, readable line, in file order; with `wanted`, only
+ * for the lines it accepts (the others are neither parsed nor counted as unreadable).
+ */
+export async function scanSegment(
+  path: string,
+  onRecord: (rec: ScannedRecord, off: number, len: number) => void,
+  wanted?: (buf: Buffer, start: number, end: number) => boolean,
+): Promise<ScanResult> {
   const fh = await open(path, 'r');
   let skipped = 0;
   try {
@@ -74,7 +81,7 @@ export async function scanSegment(path: string, onRecord: (rec: ScannedRecord, o
       for (;;) {
         const nl = buf.indexOf(10, lineStart);
         if (nl < 0 || nl >= filled) break;
-        if (nl > lineStart) {
+        if (nl > lineStart && (!wanted || wanted(buf, lineStart, nl))) {
           const rec = scanLine(buf, lineStart, nl);
           if (rec) onRecord(rec, bufStart + lineStart, nl - lineStart);
           else skipped++;

@@ -1,31 +1,27 @@
 // Index sidecars (docs/storage.md, "Start-up with a long history"): beside each closed
 // segment `seg-NNNNNN.jsonl`, a file `seg-NNNNNN.idx` (sidecar-format.ts) holds what the
 // start-up scan derives from that segment, so start-up reads a few megabytes instead of
-// scanning gigabytes. It is made by scanning the closed segment into an index of its
-// own with the start-up loader itself: deliveries based in the segment become rows,
-// records about deliveries of older segments are kept as they are and replayed first.
-// Applying it therefore leaves the index exactly as scanning would. The open segment
+// scanning gigabytes: deliveries based in the segment become rows, records about
+// deliveries of older segments are kept as they are and replayed first. It is taken from
+// the history's index as the log moves past the segment, or made by scanning the segment
+// into an index of its own with the start-up loader itself (sidecar-build.ts); either
+// way, applying it leaves the index exactly as scanning would. The open segment
 // has none (it is scanned); a sidecar that is missing, damaged or does not match its
 // segment's length is ignored and the segment scanned (loader.ts says so at start-up).
 import { open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { DeliverySummary, EventSummary } from '../history-types.js';
 import { decodeEvent } from './event-table.js';
-import { decodeRow, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
+import { decodeRow } from './delivery-row.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
-import type { ScannedRecord } from './records.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
+import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery } from './sidecar-build.js';
 import { decodeSidecar, encodeSidecar, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
+
+type Snapshot = ReturnType<typeof snapshotSidecar>;
 
 export function sidecarPath(segmentPath: string): string {
   return segmentPath.replace(/\.jsonl$/, '.idx');
-}
-
-/** The delivery a record is about, for those that only touch a delivery already known. */
-function touchedDelivery(rec: ScannedRecord): string | undefined {
-  if ('deliveryId' in rec) return rec.deliveryId;
-  return rec.kind === 'd' && !rec.base ? rec.v.id : undefined;
 }
 
 /** Scans a closed segment and writes its sidecar; does nothing for a damaged segment (it is scanned at each start, and reported). */
@@ -41,14 +37,28 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
     else loader.apply(seg, rec, { seg, off, len });
   });
   if (scanned.skipped > 0 || scanned.validLength !== scanned.fileSize) return;
-  const data = sidecarOf(own, {
+  const live: number[] = [];
+  for (let s = 0; s < own.d.end; s++) if (own.d.isLive(s)) live.push(s);
+  const { data } = sidecarOf(own, live, own.ev.all(), {
     segBytes: scanned.validLength,
     created: seg.created,
     nextDeliverySeq: loader.nextDeliverySeq,
     nextEventSeq: loader.nextEventSeq,
     foreign,
   });
-  const path = sidecarPath(seg.path);
+  await putSidecar(seg.path, data);
+}
+
+/** Writes the sidecar snapshotSidecar made of the segment at `segmentPath` when the log moved past it, with the file's foreign records. */
+async function writeSnapshot(segmentPath: string, snap: Snapshot): Promise<void> {
+  const foreign = await foreignRecords(segmentPath, snap.ids, snap.data.header.segBytes);
+  if (!foreign) return; // damaged or changed since: scanned at the next start, and reported
+  snap.data.header.foreign = foreign;
+  await putSidecar(segmentPath, snap.data);
+}
+
+async function putSidecar(segmentPath: string, data: SidecarData): Promise<void> {
+  const path = sidecarPath(segmentPath);
   const tmp = `${path}.tmp`;
   // No fsync: a sidecar lost or torn in a crash fails its checksum and the segment is scanned.
   await writeFile(tmp, encodeSidecar(data), { mode: 0o600 });
@@ -56,61 +66,12 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
   // Retention may have dropped the segment while it was scanned: it deletes the segment,
   // then its sidecar. Looking for the segment after the rename leaves none behind either way.
   if (
-    !(await stat(seg.path).then(
+    !(await stat(segmentPath).then(
       () => true,
       () => false,
     ))
   )
-    await removeSidecar(seg.path);
-}
-
-function sidecarOf(
-  own: HistoryIndex,
-  h: Pick<SidecarHeader, 'segBytes' | 'created' | 'nextDeliverySeq' | 'nextEventSeq' | 'foreign'>,
-): SidecarData {
-  const { d, ev } = own;
-  const live: number[] = [];
-  for (let s = 0; s < d.end; s++) if (d.isLive(s)) live.push(s);
-  const rows = {} as Record<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
-  for (const name of [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const) {
-    const Ctor = d.c[name].constructor as new (n: number) => Float64Array | Int32Array | Uint8Array;
-    const col = (rows[name] = new Ctor(live.length));
-    live.forEach((s, k) => (col[k] = d.c[name][s]));
-  }
-  const aCount = new Int32Array(live.length);
-  const locs: Loc[] = [];
-  live.forEach((s, k) => {
-    const mine = own.attempts(s);
-    aCount[k] = mine.length;
-    locs.push(...mine);
-  });
-  const odd: [number, DeliverySummary][] = [];
-  live.forEach((s, k) => {
-    const v = d.oddOf(s);
-    if (v) odd.push([k, v]);
-  });
-  const nums = ev.all();
-  const whole = nums.filter((i) => ev.oddOf(i) !== undefined);
-  const events = whole.map((i): [number, EventSummary, number, number] => {
-    const loc = ev.loc(i, own.segs) as Loc;
-    return [ev.seq[i], ev.read(i), loc.off, loc.len];
-  });
-  const ids = live.map((s) => d.idOf(s));
-  const narrow = ids.map((id) => /^[\u0000-\u00ff]*$/.test(id));
-  const wideIds: [number, string][] = [];
-  ids.forEach((id, k) => !narrow[k] && wideIds.push([k, id]));
-  const header: SidecarHeader = { ...h, strings: own.strs.dump(), eventIds: own.eventIds.dump(), rows: live.length, wideIds, odd, events };
-  return {
-    header,
-    rows: rows as RowColumns,
-    idBytes: Buffer.from(ids.filter((_, k) => narrow[k]).join(''), 'latin1'),
-    idLen: Int32Array.from(ids, (id, k) => (narrow[k] ? id.length : -1)),
-    aCount,
-    aOff: Float64Array.from(locs, (l) => l.off),
-    aLen: Int32Array.from(locs, (l) => l.len),
-    aItem: Int32Array.from(locs, (l) => l.item ?? -1),
-    events: ev.exportRows(nums.filter((i) => ev.oddOf(i) === undefined)),
-  };
+    await removeSidecar(segmentPath);
 }
 
 /** The segment's sidecar if it can be used for a segment of `fileSize` bytes: 'missing', or why not. */
@@ -233,12 +194,17 @@ export class SidecarQueue {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  add(seg: Segment): void {
+  /**
+   * Writes `seg`'s sidecar: from `idx` as it is now when given (the log is moving past
+   * `seg`: nothing of a later segment is recorded yet), else by scanning the file.
+   */
+  add(seg: Segment, idx?: HistoryIndex): void {
     const { path, id } = seg;
+    const snap = idx && snapshotSidecar(idx, seg);
     this.tail = this.tail.then(async () => {
       try {
         await this.writtenOut();
-        await writeSidecar(path, id);
+        await (snap ? writeSnapshot(path, snap) : writeSidecar(path, id));
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);

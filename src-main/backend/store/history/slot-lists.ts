@@ -60,6 +60,14 @@ export class SlotLists {
     }
   }
 
+  /** Every key with its records, ascending. */
+  *entries(): Generator<[number, readonly number[]]> {
+    for (let key = 0; key < this.lists.length; key++) {
+      const l = this.get(key);
+      if (l) yield [key, l];
+    }
+  }
+
   clear(): void {
     this.lists = [];
   }

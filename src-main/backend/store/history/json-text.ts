@@ -1,0 +1,23 @@
+// JSON.stringify of single values for the history log's line encoders (compact.ts,
+// records.ts, headers-codec.ts), which run a few dozen times per delivery: most values
+// are ids, URLs, ISO times and small numbers with nothing to escape, and wrapping such
+// a string in quotes costs a fraction of a call into JSON.stringify. Anything else goes
+// to JSON.stringify itself, so the text is always exactly what it would have written.
+
+/** No quote, backslash, control character or surrogate: JSON writes the string as it is, between quotes. */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** JSON.stringify(s) for a string. */
+export function jsonString(s: string): string {
+  return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/** JSON.stringify(v), undefined where it gives undefined (undefined, a function, a symbol). */
+export function jsonValue(v: unknown): string | undefined {
+  if (typeof v === 'string') return PLAIN.test(v) ? `"${v}"` : JSON.stringify(v);
+  if (v === null) return 'null';
+  // A finite number's JSON is its shortest round-trip text, which String() also gives (-0 included: "0").
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return JSON.stringify(v) as string | undefined;
+}

@@ -1,0 +1,159 @@
+// What goes into a segment's index sidecar (sidecar.ts, format in sidecar-format.ts),
+// made two ways that give the same sidecar:
+// - from the history's own index, at the moment the log moves past the segment
+//   (snapshotSidecar): nothing of a later segment exists yet, so the deliveries based in
+//   the segment and the events whose latest record is there are, in memory, exactly what
+//   a scan of that file alone would make of them. Only the records the file holds about
+//   deliveries of older segments are not in memory as records: they are picked out of
+//   the file afterwards (foreignRecords), reading the delivery id at the head of each
+//   attempt and patch line and parsing only those lines that are not about the
+//   segment's own deliveries. A delivery burst does not pay a parse of every line;
+// - by scanning the segment with the start-up loader (sidecar.ts writeSidecar), for a
+//   segment that was read in full at start-up (its sidecar missing or damaged).
+import type { DeliverySummary, EventSummary } from '../history-types.js';
+import { NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
+import { EVENT_STRING_COLUMNS } from './event-table.js';
+import type { HistoryIndex } from './index-state.js';
+import { aboutOtherDelivery, type ScannedRecord } from './records.js';
+import { scanSegment, type Loc, type Segment } from './segments.js';
+import type { SidecarData, SidecarHeader } from './sidecar-format.js';
+
+/** The delivery a record is about, for those that only touch a delivery already known. */
+export function touchedDelivery(rec: ScannedRecord): string | undefined {
+  if ('deliveryId' in rec) return rec.deliveryId;
+  return rec.kind === 'd' && !rec.base ? rec.v.id : undefined;
+}
+
+/** Numbers of the index's interners renumbered from 0 for a sidecar's own tables. */
+class LocalNumbers {
+  readonly values: string[] = [];
+  private readonly map = new Map<number, number>();
+
+  constructor(private readonly valueOf: (n: number) => string) {}
+
+  private lastN = -1;
+  private lastL = -1;
+
+  of(n: number): number {
+    if (n < 0) return n;
+    if (n === this.lastN) return this.lastL; // most columns hold one value over and over
+    let l = this.map.get(n);
+    if (l === undefined) {
+      l = this.values.length;
+      this.values.push(this.valueOf(n));
+      this.map.set(n, l);
+    }
+    this.lastN = n;
+    this.lastL = l;
+    return l;
+  }
+}
+
+type Known = Pick<SidecarHeader, 'segBytes' | 'created' | 'nextDeliverySeq' | 'nextEventSeq' | 'foreign'>;
+
+/**
+ * The sidecar of the deliveries at slots `live` and the events numbered `evNums` of
+ * `idx`, all based in one segment. Rows in creation order, events in file order, strings
+ * numbered as they are met: the same bytes whichever way the index was made.
+ */
+export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], h: Known): { data: SidecarData; ids: string[] } {
+  const { d, ev } = idx;
+  const live = [...slots].sort((a, b) => d.c.seq[a] - d.c.seq[b]);
+  const evNums = events
+    .map((i) => [ev.loc(i, idx.segs)?.off ?? 0, i])
+    .sort((a, b) => a[0] - b[0])
+    .map((p) => p[1]);
+  const strs = new LocalNumbers((n) => idx.strs.get(n));
+  const evts = new LocalNumbers((n) => idx.eventIds.get(n));
+  const rows = {} as Record<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
+  for (const name of NUMBER_COLUMNS) {
+    const src = d.c[name];
+    const col = (rows[name] = new (src.constructor as new (n: number) => Float64Array | Int32Array | Uint8Array)(live.length));
+    for (let k = 0; k < live.length; k++) col[k] = src[live[k]];
+  }
+  for (const name of STRING_COLUMNS) {
+    const [src, col] = [d.c[name], (rows[name] = new Int32Array(live.length))];
+    for (let k = 0; k < live.length; k++) col[k] = strs.of(src[live[k]]);
+  }
+  rows.evt = new Int32Array(live.length);
+  for (let k = 0; k < live.length; k++) rows.evt[k] = evts.of(d.c.evt[live[k]]);
+  const aCount = new Int32Array(live.length);
+  const locs: Loc[] = [];
+  for (let k = 0; k < live.length; k++) {
+    const mine = idx.attempts(live[k]);
+    aCount[k] = mine.length;
+    for (const l of mine) locs.push(l);
+  }
+  const odd: [number, DeliverySummary][] = [];
+  live.forEach((s, k) => {
+    const v = d.oddOf(s);
+    if (v) odd.push([k, v]);
+  });
+  const whole = evNums.filter((i) => ev.oddOf(i) !== undefined);
+  const wholeEvents = whole.map((i): [number, EventSummary, number, number] => {
+    const loc = ev.loc(i, idx.segs) as Loc;
+    return [ev.seq[i], ev.read(i), loc.off, loc.len];
+  });
+  const compact = ev.exportRows(evNums.filter((i) => ev.oddOf(i) === undefined));
+  compact.num = compact.num.map((n) => evts.of(n));
+  for (const name of EVENT_STRING_COLUMNS) compact[name] = compact[name].map((n) => strs.of(n));
+  const ids = live.map((s) => d.idOf(s));
+  const narrow = ids.map((id) => /^[\u0000-\u00ff]*$/.test(id));
+  const wideIds: [number, string][] = [];
+  ids.forEach((id, k) => !narrow[k] && wideIds.push([k, id]));
+  const header: SidecarHeader = { ...h, strings: strs.values, eventIds: evts.values, rows: live.length, wideIds, odd, events: wholeEvents };
+  const data = {
+    header,
+    rows: rows as RowColumns,
+    idBytes: Buffer.from(ids.filter((_, k) => narrow[k]).join(''), 'latin1'),
+    idLen: Int32Array.from(ids, (id, k) => (narrow[k] ? id.length : -1)),
+    aCount,
+    aOff: Float64Array.from(locs, (l) => l.off),
+    aLen: Int32Array.from(locs, (l) => l.len),
+    aItem: Int32Array.from(locs, (l) => l.item ?? -1),
+    events: compact,
+  };
+
+  return { data, ids };
+}
+
+/**
+ * The sidecar of `seg` from the index, called as the log moves past it (before anything
+ * is recorded in the next segment), and the ids of its deliveries; its `foreign` records
+ * are still to be read from the file (foreignRecords).
+ */
+export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: SidecarData; ids: string[] } {
+  const live = idx.deliveriesIn(seg.id);
+  const evNums = idx.ev.inSegment(seg.id);
+  let nextDeliverySeq = 1;
+  for (const s of live) nextDeliverySeq = Math.max(nextDeliverySeq, idx.d.c.seq[s] + 1);
+  let nextEventSeq = 1;
+  for (const i of evNums) nextEventSeq = Math.max(nextEventSeq, idx.ev.seq[i] + 1);
+  const { data, ids } = sidecarOf(idx, live, evNums, {
+    segBytes: seg.size,
+    created: seg.created,
+    nextDeliverySeq,
+    nextEventSeq,
+    foreign: [],
+  });
+  return { data, ids };
+}
+
+/**
+ * The records of the segment file at `path` about deliveries other than `own`, in file
+ * order, as the start-up scan reads them; undefined if the file is damaged or is not
+ * `bytes` long (it never gets a sidecar then).
+ */
+export async function foreignRecords(path: string, ownIds: string[], bytes: number): Promise<SidecarHeader['foreign'] | undefined> {
+  const foreign: SidecarHeader['foreign'] = [];
+  const own = new Set(ownIds);
+  const scanned = await scanSegment(
+    path,
+    (rec, off, len) => {
+      const id = touchedDelivery(rec);
+      if (id !== undefined && !own.has(id)) foreign.push([rec, off, len]);
+    },
+    (buf, start, end) => aboutOtherDelivery(buf, start, end, own),
+  );
+  return scanned.skipped > 0 || scanned.validLength !== scanned.fileSize || scanned.fileSize !== bytes ? undefined : foreign;
+}
