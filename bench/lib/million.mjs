@@ -9,7 +9,7 @@
 //     count, so all are kept): the time from spawn to its ready line and to its first
 //     /v2 answer is the start-up time.
 //  4. Paging, one request at a time (a person clicking): the inspector's first page (the
-//     first inspector request after start-up, which builds its time index), then pages
+//     first inspector request after start-up), then pages
 //     following next_cursor, deep pages of a subscription's delivery list via
 //     starting_after spread over the whole history, and the inspector's detail of deep
 //     deliveries (read from disk). "Instant" = p95 < 50 ms.
@@ -160,7 +160,7 @@ async function page(cs, subId, sampleIds) {
   const headers = { 'x-api-key': cs.key };
   let feed;
   out.push(
-    await timed('inspector: first page after start-up (builds its index)', ['/console/api/inspector/feed?limit=100'], async (u) => {
+    await timed('inspector: first page after start-up', ['/console/api/inspector/feed?limit=100'], async (u) => {
       feed = await cs.consoleGet(u);
     }),
   );

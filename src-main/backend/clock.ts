@@ -36,24 +36,29 @@ export const isoNow = (clock: Clock): string => isoTime(clock.now());
 
 /** The last valid Date (ECMAScript: 100,000,000 days after 1970). */
 const MAX_TIME_MS = 8.64e15;
-let isoSecond = NaN;
-let isoPrefix = '';
+/** The "YYYY-MM-DDTHH:MM:SS." prefix of recent seconds, in slots by the second's low bits. */
+const ISO_SLOTS = 8;
+const isoSeconds = new Float64Array(ISO_SLOTS).fill(NaN);
+const isoPrefixes: string[] = new Array<string>(ISO_SLOTS).fill('');
 
 /**
  * `new Date(ms).toISOString()`, for the delivery engine's hot path (a few times per
- * attempt, where toISOString cost microseconds): times within the same second as the
- * last share its "YYYY-MM-DDTHH:MM:SS." prefix, and only the milliseconds are written.
+ * attempt, where toISOString cost microseconds): times within a second met recently
+ * share its "YYYY-MM-DDTHH:MM:SS." prefix, and only the milliseconds are written. Several
+ * seconds are kept at once: an attempt writes the time it started and the history reads
+ * back its delivery's creation time, seconds apart, and with one kept they took turns.
  */
 export function isoTime(ms: number): string {
   // Whole, non-negative epoch ms only (anything else takes the general path, which also throws for an invalid time).
   if (!Number.isInteger(ms) || ms < 0 || ms > MAX_TIME_MS) return new Date(ms).toISOString();
   const second = Math.floor(ms / 1000);
-  if (second !== isoSecond) {
-    isoPrefix = new Date(second * 1000).toISOString().slice(0, -4);
-    isoSecond = second;
+  const slot = second % ISO_SLOTS;
+  if (isoSeconds[slot] !== second) {
+    isoPrefixes[slot] = new Date(second * 1000).toISOString().slice(0, -4);
+    isoSeconds[slot] = second;
   }
   const rest = ms - second * 1000;
-  return `${isoPrefix}${rest < 10 ? '00' : rest < 100 ? '0' : ''}${rest}Z`;
+  return `${isoPrefixes[slot]}${rest < 10 ? '00' : rest < 100 ? '0' : ''}${rest}Z`;
 }
 
 interface ManualTimer extends Timer {

@@ -108,6 +108,11 @@ describe('isoTime', () => {
     );
   });
 
+  it('keeps seconds that share a slot apart (8 s and 16 s apart, taking turns)', () => {
+    const t = 1_795_684_190_123;
+    for (const step of [0, 8000, 16_000, 8000, 1000, 0, 16_000]) expect(isoTime(t + step)).toBe(reference(t + step));
+  });
+
   it('takes the general path for fractions and times before 1970, and throws for an invalid time as toISOString does', () => {
     for (const t of [1.5, 1_795_684_190_123.7, -1, -1000, -62_198_755_200_000]) expect(isoTime(t)).toBe(reference(t));
     for (const t of [NaN, Infinity, 8.64e15 + 1]) expect(() => isoTime(t)).toThrow(RangeError);

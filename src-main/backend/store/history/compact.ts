@@ -196,28 +196,39 @@ export const decodeEventSummary = (v: unknown) => decodePositional(v, EVENT_KEYS
 
 const summaryIndex = new Map<string, number>(SUMMARY_KEYS.map((k, i) => [k, i]));
 
-/** What changed from `old` to `d`: [patch key, value as JSON] in `d`'s key order (see summaryPatch), or undefined. */
-function patchEntries(old: DeliverySummary, d: DeliverySummary): [string, string][] | undefined {
-  const oldKeys = Object.keys(old);
-  if (!isPlain(d)) return undefined;
-  let i = 0;
-  const out: [string, string][] = [];
-  for (const k in d) {
-    if (i < oldKeys.length && oldKeys[i] !== k) return undefined;
-    const v = (d as unknown as Record<string, unknown>)[k];
-    const was = i < oldKeys.length ? (old as unknown as Record<string, unknown>)[k] : undefined;
-    i++;
-    if (v === was) continue;
-    const json = jsonValue(v);
-    const idx = summaryIndex.get(k);
-    if (json === undefined || (idx === undefined && /^\d+$/.test(k))) return undefined;
-    if (typeof was === 'object' && was !== null && JSON.stringify(was) === json) continue;
-    out.push([idx === undefined ? k : String(idx), json]);
-  }
-  return i < oldKeys.length ? undefined : out;
+/** One changed field: its SUMMARY_KEYS index (-1 for another key), its patch key, its new value as JSON. */
+interface PatchEntry {
+  i: number;
+  k: string;
+  json: string;
 }
 
-const patchJson = (entries: [string, string][]) => `{${entries.map(([k, json]) => `${JSON.stringify(k)}:${json}`).join(',')}}`;
+/** What changed from `old` to `d`, in `d`'s key order (see summaryPatch), or undefined. */
+function patchEntries(old: DeliverySummary, d: DeliverySummary): PatchEntry[] | undefined {
+  const oldKeys = Object.keys(old);
+  if (!isPlain(d)) return undefined;
+  let n = 0;
+  const out: PatchEntry[] = [];
+  for (const k in d) {
+    if (n < oldKeys.length && oldKeys[n] !== k) return undefined;
+    const v = (d as unknown as Record<string, unknown>)[k];
+    const was = n < oldKeys.length ? (old as unknown as Record<string, unknown>)[k] : undefined;
+    n++;
+    if (v === was) continue;
+    const json = jsonValue(v);
+    const i = summaryIndex.get(k) ?? -1;
+    if (json === undefined || (i < 0 && /^\d+$/.test(k))) return undefined;
+    if (typeof was === 'object' && was !== null && JSON.stringify(was) === json) continue;
+    out.push({ i, k: i < 0 ? k : String(i), json });
+  }
+  return n < oldKeys.length ? undefined : out;
+}
+
+function patchJson(entries: PatchEntry[]): string {
+  let out = '';
+  for (const e of entries) out += `${out ? ',' : ''}${jsonString(e.k)}:${e.json}`;
+  return `{${out}}`;
+}
 
 /**
  * What changed from `old` to `d`, as a JSON object keyed by SUMMARY_KEYS index (or by
@@ -239,6 +250,9 @@ const FROM_ATTEMPT: [number, (a: AttemptRecord) => unknown][] = [
   [13, (a) => a.duration_ms],
   [14, (a) => a.next_attempt_at],
 ];
+/** FROM_ATTEMPT by SUMMARY_KEYS index. */
+const fromAttempt: (((a: AttemptRecord) => unknown) | undefined)[] = [];
+for (const [i, value] of FROM_ATTEMPT) fromAttempt[i] = value;
 
 /**
  * The change from `old` to `d` made by attempt `a`, to be carried on the attempt's own
@@ -252,13 +266,13 @@ export function attemptPatchTail(a: AttemptRecord, old: DeliverySummary, d: Deli
   const entries = patchEntries(old, d);
   if (!entries) return undefined;
   let mask = 0;
-  const rest = entries.filter(([k, json]) => {
-    const f = FROM_ATTEMPT.find(([i]) => String(i) === k);
-    if (!f || JSON.stringify(f[1](a)) !== json) return true;
-    mask |= 1 << f[0];
-    return false;
-  });
-  return (mask ? `,"m":${mask}` : '') + (rest.length > 0 ? `,"p":${patchJson(rest)}` : '');
+  let rest = '';
+  for (const e of entries) {
+    const value = e.i >= 0 ? fromAttempt[e.i] : undefined;
+    if (value && jsonValue(value(a)) === e.json) mask |= 1 << e.i;
+    else rest += `${rest ? ',' : ''}${jsonString(e.k)}:${e.json}`;
+  }
+  return (mask ? `,"m":${mask}` : '') + (rest ? `,"p":{${rest}}` : '');
 }
 
 /** The patch an attempt line carries (attemptPatchTail), `attempt` being that line's attempt as read back; undefined if none. */

@@ -151,37 +151,53 @@ export class DeliveryTable {
     strMap: Int32Array,
     evtMap: Int32Array,
   ): number[] {
-    const slots = ks.map((k) => {
-      const s = this.alloc();
-      this.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], s);
-      return s;
-    });
+    const slots = ks.map(() => this.alloc());
+    // At start-up the rows and the slots are both runs: ids and whole columns are copied at
+    // once (the columns' resizable buffers are slower to index one entry at a time).
+    const runs = ks.length > 0 && ks.every((k, j) => k === ks[0] + j && slots[j] === slots[0] + j);
+    if (runs) this.ids.setRun(ids.bytes, ids.at, ids.len, ks[0], slots[0], ks.length);
+    else ks.forEach((k, j) => this.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], slots[j]));
     const { c } = this;
-    slots.forEach((s) => {
-      c.baseSeg[s] = segId;
-      c.aHead[s] = c.aTail[s] = -1;
-    });
-    // At start-up the rows and the slots are both runs: whole columns are copied at once.
-    const runs = ks.every((k, j) => k === ks[0] + j && slots[j] === slots[0] + j);
+    if (runs) {
+      const [s0, s1] = [slots[0], slots[0] + slots.length];
+      c.baseSeg.fill(segId, s0, s1);
+      c.aHead.fill(-1, s0, s1);
+      c.aTail.fill(-1, s0, s1);
+    } else
+      slots.forEach((s) => {
+        c.baseSeg[s] = segId;
+        c.aHead[s] = c.aTail[s] = -1;
+      });
     for (const name of NUMBER_COLUMNS) {
-      if (runs && ks.length > 0) copyRun(src[name], c[name], ks[0], slots[0], ks.length);
+      if (runs) copyRun(src[name], c[name], ks[0], slots[0], ks.length);
       else for (let j = 0; j < ks.length; j++) c[name][slots[j]] = src[name][ks[j]];
     }
     const strUses = new Int32Array(strMap.length);
-    for (const name of STRING_COLUMNS) this.mapColumn(src[name], c[name], ks, slots, strMap, strUses);
+    for (const name of STRING_COLUMNS) this.mapColumn(src[name], c[name], ks, slots, strMap, strUses, runs);
     strUses.forEach((n, l) => n > 0 && this.strs.retain(strMap[l], n));
     const evtUses = new Int32Array(evtMap.length);
-    this.mapColumn(src.evt, c.evt, ks, slots, evtMap, evtUses);
+    this.mapColumn(src.evt, c.evt, ks, slots, evtMap, evtUses, runs);
     evtUses.forEach((n, l) => n > 0 && this.eventIds.retain(evtMap[l], n));
     return slots;
   }
 
-  private mapColumn(from: Int32Array, to: Int32Array, ks: number[], slots: number[], map: Int32Array, uses: Int32Array): void {
+  private mapColumn(
+    from: Int32Array,
+    to: Int32Array,
+    ks: number[],
+    slots: number[],
+    map: Int32Array,
+    uses: Int32Array,
+    runs: boolean,
+  ): void {
+    // A run is mapped into a plain array first, then copied in one go.
+    const out = runs ? new Int32Array(ks.length) : to;
     for (let j = 0; j < ks.length; j++) {
       const l = from[ks[j]];
       if (l >= 0) uses[l]++;
-      to[slots[j]] = l < 0 ? -1 : map[l];
+      out[runs ? j : slots[j]] = l < 0 ? -1 : map[l];
     }
+    if (runs) to.set(out, slots[0]);
   }
 
   /** Creation time (epoch ms) of a compact slot. */

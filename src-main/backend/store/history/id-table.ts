@@ -78,7 +78,7 @@ export class IdTable {
     }
     this.reserve(id.length);
     const o = this.used;
-    for (let k = 0; k < id.length; k++) this.bytes[o + k] = id.charCodeAt(k);
+    this.bytes.write(id, o, id.length, 'latin1'); // every char is <= 0xFF (hashString checked): one byte each
     this.place(slot, o, id.length, h);
   }
 
@@ -89,6 +89,24 @@ export class IdTable {
     const { bytes, used } = this;
     for (let k = 0; k < n; k++) bytes[used + k] = src[from + k];
     this.place(slot, used, n, hashBytes(src, from, n));
+  }
+
+  /**
+   * setBytes for `n` ids at once, row k0 + j to slot s0 + j, their bytes consecutive in
+   * `src` (row k at `at[k]`, `len[k]` long): one copy for all the bytes.
+   */
+  setRun(src: Uint8Array, at: Float64Array, len: Int32Array, k0: number, s0: number, n: number): void {
+    if (n === 0) return;
+    this.ensureSlot(s0 + n - 1);
+    const from = at[k0];
+    const bytes = at[k0 + n - 1] + len[k0 + n - 1] - from;
+    this.reserve(bytes);
+    const base = this.used;
+    this.bytes.set(src.subarray(from, from + bytes), base);
+    for (let j = 0; j < n; j++) {
+      const k = k0 + j;
+      this.place(s0 + j, base + at[k] - from, len[k], hashBytes(src, at[k], len[k]));
+    }
   }
 
   /** The slot of an id given as Latin-1 bytes, or undefined. */
