@@ -33,6 +33,10 @@ const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 for (const g of only ?? []) if (!GROUPS.includes(g)) throw new Error(`--only: unknown group "${g}" (groups: ${GROUPS.join(', ')})`);
 const want = (group) => !only || only.has(group);
+// --soak-seconds=N: the soak of rows 5-6 for N seconds (to iterate on memory); shorter than 3 minutes, it cannot PASS.
+const soakArg = process.argv.find((a) => a.startsWith('--soak-seconds='));
+const soakSeconds = soakArg ? Number(soakArg.slice('--soak-seconds='.length)) : quick ? 20 : 180;
+if (!(soakSeconds > 0)) throw new Error(`--soak-seconds: not a positive number of seconds (${soakArg})`);
 const WINDOW = quick ? { warmupMs: 500, durationMs: 2000 } : { warmupMs: 1000, durationMs: 5000 };
 const P = {
   connections: 50,
@@ -43,7 +47,7 @@ const P = {
   rounds: quick ? 2 : 3, // GET and PUT windows are repeated (GET alternated with its reference); the best is reported
   wrk: { threads: 2, connections: 64, seconds: quick ? 2 : 5, warmupSeconds: 1 },
   saturatedPct: 90, // the GET reference counts as saturated at this % of one core
-  soak: { seconds: quick ? 20 : 180, getRate: 1000, putRate: 100, inboxRate: 100, inboxBodyBytes: 4096 },
+  soak: { seconds: soakSeconds, getRate: 1000, putRate: 100, inboxRate: 100, inboxBodyBytes: 4096 },
   million: { count: quick ? 50_000 : 1_000_000, fanout: 10, cap: quick ? 60_000 : 1_100_000 },
 };
 const RUN_LIMIT_MS = 14 * 60_000;

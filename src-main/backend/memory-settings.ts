@@ -3,7 +3,9 @@
 // app's main process, `node out/main/headless.js`, or `countersign` running a backend of
 // its own. They are V8 flags set from inside the process (v8.setFlagsFromString): an
 // environment variable or a command-line flag would only hold when a launcher sets it,
-// and the entry is often started directly. docs/architecture.md (Memory) says why.
+// and the entry is often started directly. Node and Electron's main process both start
+// V8 with --no-freeze-flags-after-init, which is what lets a flag be set this late.
+// docs/architecture.md (Memory) says why.
 //
 // What one flag changes, measured (docs/benchmark.md, figures 5 and 6): under steady
 // load V8 lets its old generation grow by up to 4x its live size before the next full

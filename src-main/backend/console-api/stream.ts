@@ -5,6 +5,9 @@
 // dead connections holding listeners (cleanup on close; heartbeats let proxies and the
 // page notice a dead link). Changes are coalesced: those made within COALESCE_MS of
 // the first go out in one socket write (a burst of deliveries made one write each).
+// A console that stops reading (a frozen tab, a stalled link) would have every change
+// kept for it in memory: past MAX_UNREAD_BYTES its stream is ended, and the page, as
+// after any drop, reconnects and refreshes everything it shows.
 import type { Request, Response } from 'express';
 import type { ChangeBus } from '../bus.js';
 import { systemClock, type Timer } from '../clock.js';
@@ -14,6 +17,8 @@ export const HEARTBEAT_MS = 15_000;
 export const RETRY_MS = 2_000;
 /** How long a change may wait for others to share its socket write. */
 export const COALESCE_MS = 5;
+/** Bytes written to a console's stream and not yet taken by its socket, past which the stream is ended. */
+export const MAX_UNREAD_BYTES = 1024 * 1024;
 
 /** Which changes a console of `companyId` may see. */
 export function visibleTo(companyId: string, change: Change): boolean {
@@ -37,11 +42,17 @@ export function openStream(req: Request, res: Response, bus: ChangeBus, companyI
   res.write(`event: ready\ndata: {}\n\n`);
   let pending = '';
   let batch: Timer | null = null;
+  let closed = false;
   const send = () => {
     batch = null;
     const text = pending;
     pending = '';
+    if (closed) return;
     res.write(text);
+    if (res.writableLength > MAX_UNREAD_BYTES) {
+      cleanup();
+      res.destroy();
+    }
   };
   const unsubscribe = bus.subscribe((change) => {
     if (!visibleTo(companyId, change)) return;
@@ -51,7 +62,6 @@ export function openStream(req: Request, res: Response, bus: ChangeBus, companyI
   const heartbeat = systemClock.setInterval(() => res.write(`: heartbeat\n\n`), heartbeatMs);
   heartbeat.unref();
 
-  let closed = false;
   const cleanup = () => {
     if (closed) return;
     closed = true;

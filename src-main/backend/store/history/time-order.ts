@@ -12,12 +12,16 @@
 // Then kept up to date by the index: a delivery newer than the last is appended; an
 // older one waits in a side list that is merged in the same way before the next walk.
 import { grown, nextCapacity } from './columns.js';
+import { firstAfter, walk, type SortedGroup, type TimedSlot } from './time-walk.js';
 
 /** One company's order. */
 class CompanyOrder {
   slots: Int32Array;
   ms: Float64Array;
   n: number;
+  /** Changes whenever slots[0..n) do (the walk's group in id order is kept for one version). */
+  version = 0;
+  group: SortedGroup | null = null;
   /** Added out of order, not merged yet. */
   private side: number[] = [];
   private sideMs: number[] = [];
@@ -45,6 +49,7 @@ class CompanyOrder {
     this.slots[n] = s;
     this.ms[n] = ms;
     this.n = n + 1;
+    this.version++;
   }
 
   /** Removes slot `s`, added with time `ms`; false if it is not here. */
@@ -61,6 +66,7 @@ class CompanyOrder {
     this.slots.copyWithin(i, i + 1, this.n);
     this.ms.copyWithin(i, i + 1, this.n);
     this.n--;
+    this.version++;
     return true;
   }
 
@@ -74,6 +80,7 @@ class CompanyOrder {
       ms[w++] = ms[i];
     }
     this.n = w;
+    this.version++;
     for (let k = this.side.length - 1; k >= 0; k--) {
       if (!gone.has(this.side[k])) continue;
       this.side.splice(k, 1);
@@ -131,6 +138,7 @@ class CompanyOrder {
       end = p;
     }
     this.n += k;
+    this.version++;
   }
 
   /** Room for `cap` entries, grown in place (columns.ts: no copy left behind in the heap). */
@@ -138,12 +146,6 @@ class CompanyOrder {
     this.slots = grown(this.slots, cap);
     this.ms = grown(this.ms, cap);
   }
-}
-
-/** A delivery met by a walk: its slot and creation time. */
-export interface TimedSlot {
-  s: number;
-  ms: number;
 }
 
 /** Every company's order, by the company's interned number. */
@@ -176,7 +178,7 @@ export class TimeOrders {
     const o = this.byCompany.get(company);
     if (!o) return;
     o.settle();
-    yield* walk(o.slots, o.ms, o.n, this.idOf, from);
+    yield* walk(o, this.idOf, from);
   }
 
   /** A new delivery of `company`. */
@@ -212,43 +214,6 @@ export class TimeOrders {
       if (o.size === 0) this.byCompany.delete(c);
     }
   }
-}
-
-/** Newest first from `from` (inclusive), equal times in id order, descending. */
-function* walk(
-  slots: Int32Array,
-  ms: Float64Array,
-  n: number,
-  idOf: (s: number) => string,
-  from?: { ms: number; id: string },
-): Generator<TimedSlot> {
-  let hi = from ? firstAfter(ms, n, from.ms) : n;
-  while (hi > 0) {
-    const m = ms[hi - 1];
-    let lo = hi - 1;
-    while (lo > 0 && ms[lo - 1] === m) lo--;
-    const cut = from && m === from.ms ? from.id : null;
-    if (hi - lo === 1) {
-      if (cut === null || idOf(slots[lo]) <= cut) yield { s: slots[lo], ms: m };
-    } else {
-      const group = Array.from(slots.subarray(lo, hi), (s) => ({ s, id: idOf(s) }));
-      group.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-      for (const g of group) if (cut === null || g.id <= cut) yield { s: g.s, ms: m };
-    }
-    hi = lo;
-  }
-}
-
-/** First index below n whose time is > t (with `orEqual`, >= t). */
-function firstAfter(ms: Float64Array, n: number, t: number, orEqual = false): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ms[mid] < t || (!orEqual && ms[mid] === t)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Sorts the first n entries by time (stable): finds the ascending runs, then merges neighbouring runs until one is left. */
