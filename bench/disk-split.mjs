@@ -7,7 +7,8 @@
 //     subscription, 1,000 PUTs, then `rounds` PUT windows of `s` seconds (50
 //     connections), each drained; the split is of what those windows added. COUNT=n:
 //     exactly n PUTs instead of the windows (a figure that does not depend on the
-//     machine's speed); CAP=n: COUNTERSIGN_HISTORY_CAP (segments close every cap/8).
+//     machine's speed); CAP=n: COUNTERSIGN_HISTORY_CAP (segments close every cap/8);
+//     SUBS=n: n subscriptions (each PUT fans out to all), 1 by default.
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -81,8 +82,9 @@ async function run(rounds, seconds) {
     const cs = await startCountersign({ root, dataDir, extraEnv: cap ? { COUNTERSIGN_HISTORY_CAP: cap } : {} });
     const ctx = { cs, dataDir, docs: [], subs: [], expectedCs: 0, receiver: { ...receiverProc.ready, pid: receiverProc.child.pid } };
     for (let i = 0; i < 50; i++) ctx.docs.push((await cs.createDocument(i)).public_id);
-    ctx.subs.push({ id: (await cs.createSubscription(`${ctx.receiver.url}/cs/0`)).public_id });
-    await putCount(ctx, 1000, 50, 'seed1k');
+    const subs = Number(process.env.SUBS ?? 1);
+    for (let i = 0; i < subs; i++) ctx.subs.push({ id: (await cs.createSubscription(`${ctx.receiver.url}/cs/${i}`)).public_id });
+    await putCount(ctx, Math.ceil(1000 / subs), 50, 'seed1k');
     await waitHistory(ctx, ctx.expectedCs);
     const hist = join(dataDir, 'history');
     const before = await snapshot(ctx);

@@ -5,13 +5,11 @@
 // (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
 // attempt details and event bodies stay on disk, read back by location when asked for;
 // closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
-// Durability: flush() makes everything appended before it durable (write + fdatasync).
-// Records are also written within a few milliseconds without it. At open, a torn last
-// line (crash mid-write) is cut off and the last segment is appended to; damaged
-// complete lines are skipped, never fatal.
-// Retention (which deliveries and events are kept, and how a segment is dropped):
-// see the header of history/retention.ts. Attempts recorded before their delivery's
-// first summary: history/orphans.ts. Records after close() are ignored.
+// Durability: flush() makes everything appended before it durable (write + fdatasync);
+// records are also written within a few ms without it. At open, a torn last line (crash
+// mid-write) is cut off and the last segment appended to; damaged lines are skipped.
+// Retention (what is kept, how a segment is dropped): history/retention.ts. Attempts
+// before their delivery's first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
 import { attemptChange, attemptLine, deliveryBaseLine, eventLine, parseEventBody } from './history/records.js';
@@ -232,10 +230,13 @@ class SegmentedHistoryLog implements HistoryLog {
     this.idx.updateDelivery(slot, v);
   }
 
-  /** Appends an attempt of the delivery at `slot` (`patch` on its line), then `after` (whole lines, or ''); its body refers to its event's line only if both fit the current segment. */
+  /** Appends an attempt of the delivery at `slot` (`patch` on its line), then `after` (whole lines, or ''); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */
   private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch = ''): void {
     const afterBytes = after.length === 0 ? 0 : Buffer.byteLength(after);
     const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
+    const at = typeof attempt.request?.body === 'string' ? this.bodies.where(eventId, attempt.request.body) : undefined;
+    const event = at && at.seg !== this.cur ? this.idx.getEvent(eventId) : undefined;
+    if (event) this.recordEvent(event, attempt.request.body);
     const { line, bytes } = this.bodies.attemptLine(attempt, eventId, this.cur, (n) => !this.wouldRotate(n + afterBytes), patch);
     const loc = this.append(line + after, bytes + afterBytes);
     this.idx.d.addAttempt(slot, { seg: loc.seg, off: loc.off, len: bytes - 1 });

@@ -82,18 +82,65 @@ describe('history log: compact lines read back exactly', () => {
     expectExact(await (await make()).getAttempts('msg_0'), sent);
   });
 
-  it('never refers across segments: an attempt that starts a new segment holds its body', async () => {
+  it('never refers across segments: the event line is copied into the segment of the attempt first, or the attempt holds its body', async () => {
     const { dir, make } = await setup({ segmentBytes: 1000 });
     const log = await make();
     const body = body730('evt_1');
     log.recordEvent(event({ id: 'evt_1' }), body);
     log.recordDelivery(delivery({ id: 'msg_1', event_id: 'evt_1' }));
-    const sent = [1, 2, 3, 4].map((n) => withBody('msg_1', body, { attempt: n }));
+    const sent = [1, 2, 3, 4, 5, 6].map((n) => withBody('msg_1', body, { attempt: n }));
     for (const a of sent) log.recordAttempt(a);
     await log.close();
-    expect((await readdir(dir)).length).toBeGreaterThan(2);
-    expect(await allText(dir)).toContain('Deal'); // held whole (the event line's copy is deflated)
+    const names = (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort();
+    expect(names.length).toBeGreaterThan(2);
+    // Every reference points to an event line of evt_1 in its own file.
+    let refs = 0;
+    for (const f of names) {
+      const file = await readFile(join(dir, f));
+      for (const line of file
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{"t":"a"'))) {
+        const ref = (JSON.parse(line) as { x: unknown[] }).x[6];
+        if (!Array.isArray(ref)) continue;
+        refs++;
+        const [off, len] = ref as [number, number];
+        expect(file.toString('utf8', off, off + len)).toMatch(/^\{"t":"e","s":1,.*"evt_1"/);
+      }
+    }
+    expect(refs).toBe(5); // all but the one that did not fit beside the event line (and started a new file)
+    expect(await allText(dir)).toContain('Deal'); // the attempt that did not fit beside a copy holds its body whole
     expectExact(await (await make()).getAttempts('msg_1'), sent);
+  });
+
+  it('an attempt behind a backlog that crossed segments points to a copy of its event line; retention of the older files keeps it exact', async () => {
+    const { dir, make } = await setup({ cap: 6, segmentDeliveries: 2 });
+    const log = await make();
+    const other = (i: number) => {
+      log.recordEvent(event({ id: `evt_${i}` }), `{"n":${i}}`);
+      log.recordDelivery(delivery({ id: `msg_${i}`, event_id: `evt_${i}`, status: 'succeeded' }));
+    };
+    const body = body730('evt_b');
+    log.recordEvent(event({ id: 'evt_b' }), body); // segment 1
+    other(0);
+    other(1);
+    log.recordDelivery(delivery({ id: 'msg_b', event_id: 'evt_b' })); // segment 2
+    other(2);
+    other(3); // segment 3
+    const sent = withBody('msg_b', body, { next_attempt_at: null });
+    const done = delivery({ id: 'msg_b', event_id: 'evt_b', status: 'succeeded', attempts: 1 });
+    log.recordAttempted(sent, done);
+    other(4);
+    other(5); // segment 4: 8 deliveries, over the cap: segment 1 goes
+    await log.flush();
+    expectExact(await log.getAttempts('msg_b'), [sent]);
+    await log.close();
+    expect(await readdir(dir)).not.toContain('seg-000001.jsonl');
+    expect(await allText(dir)).not.toContain('Deal'); // never held whole: the attempt points to the event line's copy
+    const again = await make();
+    expectExact(await again.getAttempts('msg_b'), [sent]);
+    expect(await again.getEventBody('evt_b')).toBe(body);
+    expectExact(again.getDelivery('msg_b'), done);
   });
 
   it('retention carries a pending delivery with its bodies whole, and a reopen reads it exactly', async () => {

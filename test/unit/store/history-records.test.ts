@@ -247,6 +247,43 @@ describe('a change carried on its attempt line', () => {
   });
 });
 
+describe('event summaries', () => {
+  const scanned = (line: string) => {
+    const rec = scanLine(Buffer.from(line.trimEnd()), 0, Buffer.byteLength(line.trimEnd()));
+    return rec?.kind === 'e' ? rec.v : undefined;
+  };
+
+  it('are written as an array of their values when that reads back exactly, else as they are', () => {
+    const usual = event({ id: 'evt_9', document_id: null });
+    expect(eventLine(3, usual, '{}')).toContain('"v":["evt_9","co_a","document.updated","2025-01-01T00:00:00.000Z",null,null]');
+    const odd = [
+      { ...event(), imported: true, origin: 'check' },
+      Object.assign({ type: 'document.sent' }, event()), // keys in another order
+      { ...event(), timestamp: 'not a time', extra: { nested: ['x', 1] } },
+      JSON.parse(
+        '{"id":"evt_1","company_id":"co_a","type":"t","timestamp":"t","document_id":null,"subscription_id":null,"__proto__":"p","7":"x"}',
+      ),
+    ];
+    for (const e of [usual, ...odd]) expectExact(scanned(eventLine(1, e, 'body')), e);
+    expect(eventLine(1, odd[1], '')).toContain('"v":{');
+  });
+
+  it('read back exactly for generated summaries (property)', () => {
+    const value = fc.oneof(fc.string(), fc.constant(null), fc.integer(), fc.boolean());
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), value, { maxKeys: 3 }), fc.array(value, { minLength: 5, maxLength: 5 }), (extra, vals) => {
+        const e = Object.assign(
+          { id: 'evt_x', company_id: vals[0], type: vals[1], timestamp: vals[2], document_id: vals[3], subscription_id: vals[4] },
+          extra,
+        );
+        if (typeof e.id !== 'string') return;
+        expectExact(scanned(eventLine(1, e as never, 'b')), e);
+      }),
+      { seed: 31, numRuns: 1500 },
+    );
+  });
+});
+
 describe('event bodies', () => {
   const body = (b: string) => parseEventBody(eventLine(1, event(), b).trimEnd());
 

@@ -98,12 +98,18 @@ export class RecentBodies {
     }
   }
 
+  /** Where the event's line is (in any segment), if it is known to hold exactly `body`. */
+  where(eventId: string, body: string): Loc | undefined {
+    const e = this.map.get(eventId);
+    if (e) return e.body === body ? e.loc : undefined;
+    const loc = this.eventLoc(eventId);
+    return loc && this.hashed.holds(loc, body) ? loc : undefined;
+  }
+
   /** Where the event's line is, if it is in `seg` and holds exactly `body`. */
   find(eventId: string, body: string, seg: Segment): BodyRef | undefined {
-    const e = this.map.get(eventId);
-    if (e) return e.loc.seg === seg && e.body === body ? { off: e.loc.off, len: e.loc.len } : undefined;
-    const loc = this.eventLoc(eventId);
-    return loc && loc.seg === seg && this.hashed.holds(loc, body) ? { off: loc.off, len: loc.len } : undefined;
+    const loc = this.where(eventId, body);
+    return loc && loc.seg === seg ? { off: loc.off, len: loc.len } : undefined;
   }
 
   /**

@@ -3,7 +3,8 @@
 // it back exactly: the same own keys in the same order with the same values, so the
 // inspector shows what was sent and received to the byte. Anything else (an imported
 // record of another shape, odd values) is written as plain JSON, as before.
-import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary } from '../history-types.js';
+import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary, type EventSummary } from '../history-types.js';
+import { EVENT_KEYS } from './event-table.js';
 import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
 import { jsonString, jsonValue } from './json-text.js';
 
@@ -160,28 +161,38 @@ export function decodeAttempt(x: unknown, deliveryId: string): { attempt: Attemp
   return ref ? { attempt, ref } : { attempt };
 }
 
-/** A summary as a JSON array of its values in SUMMARY_KEYS order (plus {later keys}), or plain JSON when its keys do not start so. */
-export function encodeSummary(d: DeliverySummary): string {
-  if (!isPlain(d) || !hasKeys(d, SUMMARY_KEYS, false)) return JSON.stringify(d);
+/** `d` as a JSON array of its values in `keys` order (plus {later keys}), or plain JSON when its keys do not start so. */
+function encodePositional(d: object, keys: readonly string[]): string {
+  if (!isPlain(d) || !hasKeys(d, keys, false)) return JSON.stringify(d);
   let out = '[';
-  for (let i = 0; i < SUMMARY_KEYS.length; i++) {
-    const json = jsonValue(d[SUMMARY_KEYS[i]]);
+  for (let i = 0; i < keys.length; i++) {
+    const json = jsonValue(d[keys[i] as keyof typeof d]);
     if (json === undefined) return JSON.stringify(d); // a key JSON leaves out stays left out
     out += (i > 0 ? ',' : '') + json;
   }
-  return out + extrasJson(d, SUMMARY_KEYS.length) + ']';
+  return out + extrasJson(d, keys.length) + ']';
 }
 
-/** A summary from encodeSummary's output (parsed); undefined if it is neither form. */
-export function decodeSummary(w: unknown): DeliverySummary | undefined {
-  if (isPlain(w)) return typeof w.id === 'string' ? (w as unknown as DeliverySummary) : undefined;
-  if (!Array.isArray(w) || w.length < SUMMARY_KEYS.length || w.length > SUMMARY_KEYS.length + 1 || typeof w[0] !== 'string')
-    return undefined;
+/** encodePositional's output (parsed) as an object; undefined if it is neither form or has no string id first. */
+function decodePositional(w: unknown, keys: readonly string[]): Record<string, unknown> | undefined {
+  if (isPlain(w)) return typeof w.id === 'string' ? w : undefined;
+  if (!Array.isArray(w) || w.length < keys.length || w.length > keys.length + 1 || typeof w[0] !== 'string') return undefined;
   const out: Record<string, unknown> = {};
-  for (let i = 0; i < SUMMARY_KEYS.length; i++) out[SUMMARY_KEYS[i]] = w[i];
-  copyExtras(out, w[SUMMARY_KEYS.length]);
-  return out as unknown as DeliverySummary;
+  for (let i = 0; i < keys.length; i++) out[keys[i]] = w[i];
+  copyExtras(out, w[keys.length]);
+  return out;
 }
+
+/** A summary as a JSON array of its values in SUMMARY_KEYS order (plus {later keys}), or plain JSON when its keys do not start so. */
+export const encodeSummary = (d: DeliverySummary): string => encodePositional(d, SUMMARY_KEYS);
+
+/** A summary from encodeSummary's output (parsed); undefined if it is neither form. */
+export const decodeSummary = (w: unknown) => decodePositional(w, SUMMARY_KEYS) as DeliverySummary | undefined;
+
+/** An event summary the same way, in EVENT_KEYS order. */
+export const encodeEventSummary = (e: EventSummary): string => encodePositional(e, EVENT_KEYS);
+
+export const decodeEventSummary = (v: unknown) => decodePositional(v, EVENT_KEYS) as EventSummary | undefined;
 
 const summaryIndex = new Map<string, number>(SUMMARY_KEYS.map((k, i) => [k, i]));
 

@@ -7,7 +7,9 @@ import { grown, isoMs, keyShape, msIso, nextCapacity, reshaped } from './columns
 import type { Interner } from './interner.js';
 import type { Loc, Segment } from './segments.js';
 
-const KEYS = ['id', 'company_id', 'type', 'timestamp', 'document_id', 'subscription_id'] as const;
+/** An event summary's fields in their usual order (also the order of its positional form on disk, compact.ts). */
+export const EVENT_KEYS = ['id', 'company_id', 'type', 'timestamp', 'document_id', 'subscription_id'] as const;
+const KEYS = EVENT_KEYS;
 const TAIL = ['imported', 'origin'] as const;
 const IMPORTED = 1;
 const CHECK = 2;

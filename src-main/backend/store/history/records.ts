@@ -1,8 +1,8 @@
 // The on-disk line format of the history log: one JSON object per line, newline-ended.
 // The fixed prefixes let the startup scan pick out what the index needs without parsing
 // the bulky parts (attempt headers and bodies, event bodies):
-//   {"t":"e","s":<seq>,"n":<bytes of v>,"v":<EventSummary>,"b":<body string>}
-//   {"t":"e","s":<seq>,"n":<bytes of v>,"v":<EventSummary>,"z":"<body, deflated, base64>"}
+//   {"t":"e","s":<seq>,"n":<bytes of v>,"v":<event summary>,"b":<body string>}
+//   {"t":"e","s":<seq>,"n":<bytes of v>,"v":<event summary>,"z":"<body, deflated, base64>"}
 //                                        the shorter of the two (body-codec.ts)
 //   {"t":"d","s":<seq>,"c":1,"w":<summary>}   a delivery's base record (its creation)
 //   {"t":"d","s":<seq>,"c":1,"w":…,"a":[<attempt>…]}  a carried base (retention) with
@@ -16,7 +16,8 @@
 //   {"t":"a","d":<delivery id>,"x":…,"m":<mask>,"p":<patch>}  a compact attempt with the
 //                                            change of its delivery it made (either part
 //                                            may be left out: compact.ts attemptPatchTail)
-// <summary> is a compact array (compact.ts encodeSummary) or a plain object. A compact
+// <summary> is a compact array (compact.ts encodeSummary) or a plain object, and so is an
+// <event summary> (compact.ts encodeEventSummary; plain objects before). A compact
 // attempt's request body may be a reference [offset, length] to the event line holding
 // the same body in the same segment file: a segment is only ever deleted whole, and the
 // event line comes before the attempt, so the reference lives exactly as long as the
@@ -31,8 +32,10 @@ import {
   attemptPatch,
   attemptPatchTail,
   decodeAttempt,
+  decodeEventSummary,
   decodeSummary,
   encodeAttempt,
+  encodeEventSummary,
   encodeSummary,
   summaryPatch,
   type BodyRef,
@@ -42,7 +45,7 @@ import { jsonString as jsonText, jsonValue } from './json-text.js';
 export type { BodyRef } from './compact.js';
 
 export function eventLine(seq: number, event: EventSummary, body: string): string {
-  const v = JSON.stringify(event);
+  const v = encodeEventSummary(event);
   return `{"t":"e","s":${seq},"n":${Buffer.byteLength(v)},"v":${v}${bodyField(body)}}\n`;
 }
 
@@ -196,9 +199,8 @@ function scanEvent(buf: Buffer, start: number, end: number): ScannedRecord | nul
   if (typeof head.s !== 'number' || typeof head.n !== 'number') return null;
   const from = vAt + V_KEY.length;
   if (from + head.n > end) return null;
-  const v: unknown = JSON.parse(buf.toString('utf8', from, from + head.n));
-  if (!isObject(v) || typeof v.id !== 'string') return null;
-  return { kind: 'e', seq: head.s, v: v as unknown as EventSummary };
+  const v = decodeEventSummary(JSON.parse(buf.toString('utf8', from, from + head.n)));
+  return v === undefined ? null : { kind: 'e', seq: head.s, v };
 }
 
 function scanAttempt(buf: Buffer, start: number, end: number, id: string): ScannedRecord | null {
