@@ -11,10 +11,12 @@ const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
 
 export async function getPhase(ctx, { seconds, warmupSeconds, threads, connections, rounds, extraRounds = 2, saturatedPct = 90, log }) {
   const path = `/documents/${ctx.docs[0]}`;
+  // Every server gets the same request, key header included (the references ignore it).
+  const headers = { 'x-api-key': ctx.cs.key };
   const targets = {
-    cs: { url: `${ctx.cs.api}${path}`, pid: ctx.cs.pid, headers: { 'x-api-key': ctx.cs.key } },
-    ref: { url: `${ctx.ref.url}${path}`, pid: ctx.ref.pid },
-    express: { url: `${ctx.express.url}${path}`, pid: ctx.express.pid },
+    cs: { url: `${ctx.cs.api}${path}`, pid: ctx.cs.pid, headers },
+    ref: { url: `${ctx.ref.url}${path}`, pid: ctx.ref.pid, headers },
+    express: { url: `${ctx.express.url}${path}`, pid: ctx.express.pid, headers },
   };
   const all = { cs: [], ref: [], express: [] };
   // Up to `extraRounds` more rounds while the reference has not yet been saturated in any

@@ -1,11 +1,10 @@
 // The composition root: builds every part of the backend and is the only place that
 // listens. The Electron entry and the headless entry are two thin callers of it;
 // tests build one in-process on port 0. Never imports Electron.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import express from 'express';
 import { domainSettings, type BackendConfig } from './config.js';
 import { Store } from './store/store.js';
 import { createHistoryLog } from './store/history-log.js';
@@ -20,12 +19,7 @@ import { Outbox } from './delivery/outbox.js';
 import type { Clock } from './clock.js';
 import { TestClock } from './test-clock.js';
 import { ClockControl, type ClockControlDeps } from './clock-control.js';
-import { createServiceApp } from './service-api/app.js';
-import { fastDocumentRead } from './service-api/fast-read.js';
-import { keyRateLimit } from './service-api/rate-limit.js';
-import { settleHttpMessageShapes } from './http/message-shapes.js';
 import { listenerUrls } from './listener-urls.js';
-import { mountConsole } from './console-api/mount.js';
 import { createReceiver, type Receiver } from './receiver/receiver.js';
 import { followTunnel, tunnelOfflineCheck } from './receiver/subscription-mover.js';
 import { createReceiverServer } from './receiver/server.js';
@@ -36,6 +30,7 @@ import type { ConnectionKeyring, Env } from './connections/keyring.js';
 import { INSTANCE_FILE, removeInstanceFiles, writeInstanceFiles } from './instance-file.js';
 import type { ScenarioDeps } from './scenarios/runner.js';
 import { loadDemoAtStart } from './scenarios/demo-start.js';
+import { createApiServer } from './api-server.js';
 import { applyMemorySettings } from './memory-settings.js';
 
 export interface BackendAddresses {
@@ -189,28 +184,6 @@ async function stopParts(p: Parts): Promise<void> {
   await p.receiver.flush();
   await p.store.close();
   await p.history.close();
-}
-
-/** The API listener: the console, then the service API. */
-function createApiServer(
-  consoleDeps: Parameters<typeof mountConsole>[1],
-  service: Parameters<typeof createServiceApp>[0],
-  redirector: Redirector,
-): Server {
-  // Before any request: node:http's response objects keep a fast layout (http/message-shapes.ts).
-  settleHttpMessageShapes();
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  mountConsole(app, consoleDeps);
-  // The service API reads the console's connections (never their keys) for the command line.
-  const rateLimit = keyRateLimit(service.config.rateLimit);
-  app.use(createServiceApp({ ...service, rateLimit, connections: consoleDeps.connections }));
-  // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
-  const fastRead = fastDocumentRead(service.domain, service.config, rateLimit);
-  return createServer((req, res) => {
-    if (!redirector.handle(req, res) && !fastRead(req, res)) app(req, res);
-  });
 }
 
 /** The test clock's controls, when the backend runs on one (a test may pass a ManualClock instead). */

@@ -1,7 +1,10 @@
-// The service API as an Express app that never listens (the composition root does).
-// The order of the checks is the order of docs/api.md section 5: the Host (DNS
-// rebinding), the key and its rate, the role, the path, the body, then the routes.
-import express, { type Express } from 'express';
+// The service API as one Express router, mounted by the composition root on the API
+// listener's app (a router, not an app of its own: a mounted app swaps each request's
+// and response's prototype on the way in and out, one more object shape for node:http's
+// code to see on every path, the hot GET's included; docs/benchmark.md). The order of
+// the checks is the order of docs/api.md section 5: the Host (DNS rebinding), the key
+// and its rate, the role, the path, the body, then the routes.
+import { Router } from 'express';
 import type { Domain } from '../domain/domain.js';
 import type { BackendConfig } from '../config.js';
 import { jsonBody } from '../http/body.js';
@@ -46,11 +49,8 @@ export interface ServiceAppDeps {
   connections?: ConnectionRegistry;
 }
 
-export function createServiceApp(deps: ServiceAppDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.set('query parser', 'simple');
+export function createServiceApp(deps: ServiceAppDeps): Router {
+  const app = Router();
   app.use(hostGuard(hostPolicy(deps.config.allowedHosts)));
   // The contract is public, as Stripe and Svix publish theirs: no key, but the Host check.
   // Its modules are loaded, and the document built, on the first request for it: nothing

@@ -1,0 +1,34 @@
+// The API listener's server: one Express app holding the console (mountConsole) and the
+// service API (a router, service-api/app.ts), behind two answers made without Express's
+// dispatch: the redirect fault's URLs and a successful GET /documents/{id}.
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import type { Redirector } from './delivery/redirector.js';
+import { settleHttpMessageShapes } from './http/message-shapes.js';
+import { mountConsole } from './console-api/mount.js';
+import { createServiceApp } from './service-api/app.js';
+import { fastDocumentRead } from './service-api/fast-read.js';
+import { keyRateLimit } from './service-api/rate-limit.js';
+
+/** The API listener: the console, then the service API. */
+export function createApiServer(
+  consoleDeps: Parameters<typeof mountConsole>[1],
+  service: Parameters<typeof createServiceApp>[0],
+  redirector: Redirector,
+): Server {
+  // Before any request: node:http's response objects keep a fast layout (http/message-shapes.ts).
+  settleHttpMessageShapes();
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+  mountConsole(app, consoleDeps);
+  // The service API reads the console's connections (never their keys) for the command line.
+  const rateLimit = keyRateLimit(service.config.rateLimit);
+  app.use(createServiceApp({ ...service, rateLimit, connections: consoleDeps.connections }));
+  // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
+  const fastRead = fastDocumentRead(service.domain, service.config, rateLimit);
+  return createServer((req, res) => {
+    if (!redirector.handle(req, res) && !fastRead(req, res)) app(req, res);
+  });
+}
