@@ -8,6 +8,7 @@ import { grown, grownBytes, nextCapacity, RESERVED_ENTRIES } from '../../../src-
 import { DeliveryTable } from '../../../src-main/backend/store/history/delivery-table.js';
 import { Interner } from '../../../src-main/backend/store/history/interner.js';
 import { LocPool } from '../../../src-main/backend/store/history/loc-pool.js';
+import { decodeRow, deliveryColumns } from '../../../src-main/backend/store/history/delivery-row.js';
 import type { DeliverySummary } from '../../../src-main/backend/store/history-types.js';
 
 const resizable = (col: { buffer: ArrayBufferLike }) => (col.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true;
@@ -85,5 +86,79 @@ describe('delivery table growth', () => {
       expect(resizable(col), name).toBe(true);
     }
     for (const i of [0, 1, 1023, 1024, 24_321, 39_999]) expect(table.read(table.slot(summary(i).id) as number)).toEqual(summary(i));
+  });
+});
+
+describe('delivery table bulk import (a sidecar at start-up)', () => {
+  it('imports a run of 40,000 rows in pieces: every row, id and string reference as one by one', () => {
+    const n = 40_000;
+    const strings = [
+      'co_1',
+      'document.updated',
+      'HTTP 500',
+      ...Array.from({ length: 7 }, (_, i) => `sub_${i}`),
+      ...Array.from({ length: 7 }, (_, i) => `http://h/${i}`),
+    ];
+    const src = deliveryColumns(n);
+    const idText: string[] = [];
+    for (let k = 0; k < n; k++) {
+      src.seq[k] = 10 + k;
+      src.created[k] = 1_767_225_600_000 + k;
+      src.lastAt[k] = k % 3 === 0 ? NaN : 1_767_225_600_100 + k;
+      src.code[k] = k % 3 === 0 ? NaN : 200;
+      src.dur[k] = k % 3 === 0 ? NaN : k % 50;
+      src.next[k] = NaN;
+      src.attempts[k] = k % 3 === 0 ? 0 : 1;
+      src.status[k] = k % 3 === 0 ? 0 : 1;
+      src.company[k] = 0;
+      src.type[k] = 1;
+      src.err[k] = k % 5 === 0 ? 2 : -1;
+      src.sub[k] = 3 + (k % 7);
+      src.url[k] = 10 + (k % 7);
+      src.doc[k] = -1;
+      src.shape[k] = -1;
+      src.evt[k] = k >> 1;
+      idText.push(`msg_${String(k).padStart(27, '0')}`);
+    }
+    const bytes = Buffer.from(idText.join(''), 'latin1');
+    const at = Float64Array.from(idText, (_, k) => 31 * k);
+    const len = new Int32Array(n).fill(31);
+    const strs = new Interner();
+    const eventIds = new Interner();
+    const table = new DeliveryTable(strs, eventIds, new LocPool());
+    // Two rows first, so the run's slots start past 0.
+    for (const id of ['msg_first_a', 'msg_first_b'])
+      table.insert(
+        0,
+        decodeRow(
+          src,
+          1,
+          id,
+          (x) => strings[x],
+          () => 'evt_first',
+        ),
+        4,
+      );
+    const strMap = Int32Array.from(strings, (v) => strs.add(v));
+    const evtMap = Int32Array.from({ length: n / 2 }, (_, e) => eventIds.add(`evt_${e}`));
+    const ks = Array.from({ length: n }, (_, k) => k);
+    const slots = table.importRows(src, ks, { bytes, at, len }, 4, strMap, evtMap);
+    expect([slots[0], slots[n - 1]]).toEqual([2, n + 1]);
+    for (let k = 0; k < n; k += 997) {
+      const want = decodeRow(
+        src,
+        k,
+        idText[k],
+        (x) => strings[x],
+        (e) => `evt_${e}`,
+      );
+      expect(table.read(table.slot(idText[k]) as number)).toEqual(want);
+    }
+    expect(table.read(slots[n - 1]).id).toBe(idText[n - 1]);
+    // Each string's references: the one made above plus one per row using it.
+    expect(strs.refCount(strMap[2])).toBe(1 + n / 5);
+    expect(strs.refCount(strMap[3])).toBe(1 + Math.ceil(n / 7)); // sub_0
+    expect(strs.refCount(strMap[4])).toBe(1 + 2 + Math.ceil((n - 1) / 7)); // sub_1, also the two rows inserted first
+    expect(eventIds.refCount(evtMap[123])).toBe(1 + 2);
   });
 });

@@ -190,14 +190,25 @@ export class DeliveryTable {
     uses: Int32Array,
     runs: boolean,
   ): void {
-    // A run is mapped into a plain array first, then copied in one go.
-    const out = runs ? new Int32Array(ks.length) : to;
-    for (let j = 0; j < ks.length; j++) {
-      const l = from[ks[j]];
-      if (l >= 0) uses[l]++;
-      out[runs ? j : slots[j]] = l < 0 ? -1 : map[l];
+    if (!runs) {
+      for (let j = 0; j < ks.length; j++) {
+        const l = from[ks[j]];
+        if (l >= 0) uses[l]++;
+        to[slots[j]] = l < 0 ? -1 : map[l];
+      }
+      return;
     }
-    if (runs) to.set(out, slots[0]);
+    // A run is mapped into a small plain array (reused: no big block is allocated and
+    // freed, docs/storage.md), a piece at a time, each piece copied in one go.
+    for (let j0 = 0; j0 < ks.length; j0 += SCRATCH.length) {
+      const m = Math.min(SCRATCH.length, ks.length - j0);
+      for (let j = 0; j < m; j++) {
+        const l = from[ks[j0 + j]];
+        if (l >= 0) uses[l]++;
+        SCRATCH[j] = l < 0 ? -1 : map[l];
+      }
+      to.set(SCRATCH.subarray(0, m), slots[j0]);
+    }
   }
 
   /** Creation time (epoch ms) of a compact slot. */
@@ -272,6 +283,9 @@ export class DeliveryTable {
     for (const k of Object.keys(c)) c[k] = grown(c[k], cap);
   }
 }
+
+/** mapColumn's piece: 64 KiB, under the size from which the C allocator maps blocks of their own. */
+const SCRATCH = new Int32Array(16 * 1024);
 
 function copyRun(from: Column, to: Column, k0: number, s0: number, n: number): void {
   (to as Float64Array).set((from as Float64Array).subarray(k0, k0 + n), s0);
