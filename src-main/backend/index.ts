@@ -147,6 +147,9 @@ async function startParts(p: Parts): Promise<void> {
     receiver.load();
     p.ports.api = await listen(p.apiServer, config.port, config.host);
     p.ports.receiver = await listen(p.receiverServer, config.receiverPort, config.host);
+    // Process-wide V8 settings, here so that every way of starting the service has them; once
+    // the history is loaded, since loading grows the heap from nothing (memory-settings.ts).
+    applyMemorySettings();
   } catch (err) {
     receiver.close();
     await Promise.all([close(p.apiServer), close(p.receiverServer)]);
@@ -192,8 +195,6 @@ function clockControlFor(clock: Clock, deps: Omit<ClockControlDeps, 'clock'>): C
 }
 
 export function createBackend(config: BackendConfig, options: BackendOptions = {}): Backend {
-  // Process-wide V8 settings, here so that every way of starting the service has them.
-  applyMemorySettings();
   const clock = options.clock ?? new TestClock();
   const store = new Store(config.dataDir);
   const history = createHistoryLog({ dir: join(config.dataDir, 'history'), cap: config.historyCap, clock });
