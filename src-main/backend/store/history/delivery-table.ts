@@ -24,7 +24,7 @@ import {
 import type { Interner } from './interner.js';
 import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
-import { IdTable } from './id-table.js';
+import { IdTable, type IdBytes } from './id-table.js';
 
 export class DeliveryTable {
   private readonly ids = new IdTable();
@@ -50,8 +50,8 @@ export class DeliveryTable {
   }
 
   /** The slot of an id given as Latin-1 bytes. */
-  slotBytes(bytes: Uint8Array, from: number, n: number): number | undefined {
-    return this.ids.getBytes(bytes, from, n);
+  slotBytes(bytes: Uint8Array, from: number, n: number, h?: number): number | undefined {
+    return this.ids.getBytes(bytes, from, n, h);
   }
 
   slot(id: string): number | undefined {
@@ -143,20 +143,13 @@ export class DeliveryTable {
    * this table's through `strMap` and `evtMap` (references counted here). Column by
    * column, so a million rows cost a few copies rather than a million objects.
    */
-  importRows(
-    src: RowColumns,
-    ks: number[],
-    ids: { bytes: Uint8Array; at: Float64Array; len: Int32Array },
-    segId: number,
-    strMap: Int32Array,
-    evtMap: Int32Array,
-  ): number[] {
+  importRows(src: RowColumns, ks: number[], ids: IdBytes, segId: number, strMap: Int32Array, evtMap: Int32Array): number[] {
     const slots = ks.map(() => this.alloc());
     // At start-up the rows and the slots are both runs: ids and whole columns are copied at
     // once (the columns' resizable buffers are slower to index one entry at a time).
     const runs = ks.length > 0 && ks.every((k, j) => k === ks[0] + j && slots[j] === slots[0] + j);
-    if (runs) this.ids.setRun(ids.bytes, ids.at, ids.len, ks[0], slots[0], ks.length);
-    else ks.forEach((k, j) => this.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], slots[j]));
+    if (runs) this.ids.setRun(ids, ks[0], slots[0], ks.length);
+    else ks.forEach((k, j) => this.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], slots[j], ids.hash?.[k]));
     const { c } = this;
     if (runs) {
       const [s0, s1] = [slots[0], slots[0] + slots.length];

@@ -24,6 +24,24 @@ function hashBytes(b: Uint8Array, from: number, len: number): number {
   return h >>> 1;
 }
 
+/** Ids given as Latin-1 bytes, row k at `at[k]`, `len[k]` long (-1: none); `hash[k]` once worked out (hashRows). */
+export interface IdBytes {
+  bytes: Uint8Array;
+  at: Float64Array;
+  len: Int32Array;
+  hash?: Int32Array;
+}
+
+/** Each row's hash, worked out once for a lookup and the insert after it (a sidecar's rows at start-up). */
+export function hashRows(ids: IdBytes): Int32Array {
+  const out = new Int32Array(ids.len.length);
+  for (let k = 0; k < out.length; k++) if (ids.len[k] >= 0) out[k] = hashBytes(ids.bytes, ids.at[k], ids.len[k]);
+  return out;
+}
+
+/** Where get() puts a string id's bytes to look it up. */
+let scratch = Buffer.alloc(256);
+
 export class IdTable {
   private bytes: Buffer = Buffer.alloc(1 << 16);
   private used = 0;
@@ -45,18 +63,10 @@ export class IdTable {
   get(id: string): number | undefined {
     const h = hashString(id);
     if (h < 0) return this.wide.get(id);
-    const { table, len, off, bytes } = this;
-    const mask = table.length - 1;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
-      const e = table[i];
-      if (e === 0) return undefined;
-      const s = e - 1;
-      if (this.hash[s] !== h || len[s] !== id.length) continue;
-      const o = off[s];
-      let k = 0;
-      while (k < id.length && bytes[o + k] === id.charCodeAt(k)) k++;
-      if (k === id.length) return s;
-    }
+    // Looked up by its bytes (one native Latin-1 write), so there is one probe loop.
+    if (id.length > scratch.length) scratch = Buffer.alloc(id.length * 2);
+    scratch.write(id, 0, id.length, 'latin1');
+    return this.getBytes(scratch, 0, id.length, h);
   }
 
   /** Makes room for `n` slots and `idBytes` bytes of ids in all. */
@@ -82,21 +92,22 @@ export class IdTable {
     this.place(slot, o, id.length, h);
   }
 
-  /** set() from an id's Latin-1 bytes (a sidecar's). */
-  setBytes(src: Uint8Array, from: number, n: number, slot: number): void {
+  /** set() from an id's Latin-1 bytes (a sidecar's); `h` is their hash if already worked out. */
+  setBytes(src: Uint8Array, from: number, n: number, slot: number, h = hashBytes(src, from, n)): void {
     this.ensureSlot(slot);
     this.reserve(n);
     const { bytes, used } = this;
     for (let k = 0; k < n; k++) bytes[used + k] = src[from + k];
-    this.place(slot, used, n, hashBytes(src, from, n));
+    this.place(slot, used, n, h);
   }
 
   /**
    * setBytes for `n` ids at once, row k0 + j to slot s0 + j, their bytes consecutive in
-   * `src` (row k at `at[k]`, `len[k]` long): one copy for all the bytes.
+   * `ids.bytes` (row k at `at[k]`, `len[k]` long): one copy for all the bytes.
    */
-  setRun(src: Uint8Array, at: Float64Array, len: Int32Array, k0: number, s0: number, n: number): void {
+  setRun(ids: IdBytes, k0: number, s0: number, n: number): void {
     if (n === 0) return;
+    const { bytes: src, at, len, hash } = ids;
     this.ensureSlot(s0 + n - 1);
     const from = at[k0];
     const bytes = at[k0 + n - 1] + len[k0 + n - 1] - from;
@@ -105,13 +116,12 @@ export class IdTable {
     this.bytes.set(src.subarray(from, from + bytes), base);
     for (let j = 0; j < n; j++) {
       const k = k0 + j;
-      this.place(s0 + j, base + at[k] - from, len[k], hashBytes(src, at[k], len[k]));
+      this.place(s0 + j, base + at[k] - from, len[k], hash ? hash[k] : hashBytes(src, at[k], len[k]));
     }
   }
 
-  /** The slot of an id given as Latin-1 bytes, or undefined. */
-  getBytes(src: Uint8Array, from: number, n: number): number | undefined {
-    const h = hashBytes(src, from, n);
+  /** The slot of an id given as Latin-1 bytes, or undefined; `h` is their hash if already worked out. */
+  getBytes(src: Uint8Array, from: number, n: number, h = hashBytes(src, from, n)): number | undefined {
     const { table, len, off, bytes } = this;
     const mask = table.length - 1;
     for (let i = h & mask; ; i = (i + 1) & mask) {

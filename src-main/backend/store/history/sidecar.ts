@@ -12,6 +12,7 @@ import { open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promise
 import { dirname } from 'node:path';
 import { decodeEvent } from './event-table.js';
 import { decodeRow } from './delivery-row.js';
+import { hashRows, type IdBytes } from './id-table.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
@@ -96,19 +97,21 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
   // Each string and event id once (a reference held while the rows take theirs).
   const strMap = Int32Array.from(h.strings, (v) => (v === null ? -1 : idx.strs.add(v)));
   const evtMap = Int32Array.from(h.eventIds, (v) => (v === null ? -1 : idx.eventIds.add(v)));
-  const ids = { bytes: data.idBytes, at: new Float64Array(h.rows), len: data.idLen };
+  const ids: IdBytes = { bytes: data.idBytes, at: new Float64Array(h.rows), len: data.idLen };
   const aFirst = new Int32Array(h.rows + 1);
   for (let k = 0, at = 0; k < h.rows; k++) {
     ids.at[k] = at;
     at += Math.max(0, ids.len[k]);
     aFirst[k + 1] = aFirst[k] + data.aCount[k];
   }
+  // Each id hashed once, for the "already known?" lookup below and the insert after it.
+  ids.hash = hashRows(ids);
   const wide = new Map(h.wideIds);
   const odd = new Map(h.odd);
   const bulk: number[] = [];
   const one: number[] = [];
   for (let k = 0; k < h.rows; k++) {
-    const fresh = ids.len[k] >= 0 && !odd.has(k) && idx.d.slotBytes(ids.bytes, ids.at[k], ids.len[k]) === undefined;
+    const fresh = ids.len[k] >= 0 && !odd.has(k) && idx.d.slotBytes(ids.bytes, ids.at[k], ids.len[k], ids.hash[k]) === undefined;
     (fresh ? bulk : one).push(k);
   }
   const slots = idx.d.importRows(data.rows, bulk, ids, seg.id, strMap, evtMap);
