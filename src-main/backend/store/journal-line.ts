@@ -29,10 +29,34 @@ const V2 = '#2 ';
 
 const hex8 = (n: number) => n.toString(16).padStart(8, '0');
 
-/** The line (with its newline) for `ops`. */
-export function encodeLine(ops: Op[]): string {
-  const json = JSON.stringify(ops);
-  return `${V2}${hex8(crc32(json))} ${json}\n`;
+/** Where the JSON starts in a v2 line: `#2 `, 8 hex digits, a space. */
+const HEAD = V2.length + 9;
+/** A line buffer up to this size is kept for the next line; a bigger line gets one of its own. */
+const KEEP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Encodes the lines of one journal, in a buffer it reuses: the JSON is encoded into it
+ * once and checksummed as bytes. Checksumming the string and then encoding the whole
+ * line made two copies of every line in C memory (a group commit of a fan-out is
+ * hundreds of KB, so glibc served them from its heap and kept the freed blocks).
+ */
+export class LineEncoder {
+  private buf = Buffer.allocUnsafeSlow(0);
+
+  /** The line (with its newline) for `ops`; the bytes stay valid until the next encode(). */
+  encode(ops: Op[]): Buffer {
+    const json = JSON.stringify(ops);
+    const size = HEAD + Buffer.byteLength(json, 'utf8') + 1;
+    let buf = this.buf;
+    if (size > buf.length) {
+      buf = Buffer.allocUnsafeSlow(Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(size))));
+      if (buf.length <= KEEP_BYTES) this.buf = buf;
+    }
+    const n = buf.write(json, HEAD, 'utf8');
+    buf.write(`${V2}${hex8(crc32(buf.subarray(HEAD, HEAD + n)))} `, 0, 'latin1');
+    buf[HEAD + n] = 0x0a;
+    return buf.subarray(0, HEAD + n + 1);
+  }
 }
 
 export type Decoded = { ops: Op[] } | { error: string };

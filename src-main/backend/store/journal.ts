@@ -9,7 +9,7 @@
 // journal being replayed over a newer checkpoint (generations).
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeLine, type Op, type Target } from './journal-line.js';
+import { LineEncoder, type Op, type Target } from './journal-line.js';
 
 export const journalPath = (dir: string, gen: number) => join(dir, `journal-${gen}.jsonl`);
 
@@ -20,6 +20,7 @@ export const journalPath = (dir: string, gen: number) => join(dir, `journal-${ge
 export class ChangeSet {
   private readonly changes = new Map<Target, Map<string, unknown>>();
   private count = 0;
+  private readonly encoder = new LineEncoder();
   /** Records `record` (null: removed) as the state of `key` in `c`. */
   set(c: Target, key: string, record: unknown): void {
     let m = this.changes.get(c);
@@ -35,11 +36,11 @@ export class ChangeSet {
     this.changes.clear();
     this.count = 0;
   }
-  /** One line; records are serialised now, in their current state. */
-  toLine(): string {
+  /** One line; records are serialised now, in their current state (the bytes are valid until the next toLine()). */
+  toLine(): Buffer {
     const ops: Op[] = [];
     for (const [c, m] of this.changes) for (const [key, record] of m) ops.push([c, key, record]);
-    return encodeLine(ops);
+    return this.encoder.encode(ops);
   }
 }
 
@@ -58,12 +59,11 @@ export class JournalFile {
     return this.size;
   }
 
-  async append(line: string): Promise<void> {
+  async append(buf: Buffer): Promise<void> {
     if (!this.handle) {
       this.handle = await open(journalPath(this.dir, this.generation), 'a', 0o600);
       this.size = (await this.handle.stat()).size;
     }
-    const buf = Buffer.from(line, 'utf8');
     this.last = 0;
     try {
       // A write can be short (a nearly full disk takes what fits and refuses the rest
