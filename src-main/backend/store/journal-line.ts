@@ -31,8 +31,8 @@ const hex8 = (n: number) => n.toString(16).padStart(8, '0');
 
 /** Where the JSON starts in a v2 line: `#2 `, 8 hex digits, a space. */
 const HEAD = V2.length + 9;
-/** A line buffer up to this size is kept for the next line; a bigger line gets one of its own. */
-const KEEP_BYTES = 4 * 1024 * 1024;
+/** A line buffer up to this size is kept for the next line; a bigger line gets one of its own (used once). */
+const KEEP_BYTES = 256 * 1024;
 
 /**
  * Encodes the lines of one journal, in a buffer it reuses: the JSON is encoded into it
@@ -49,7 +49,7 @@ export class LineEncoder {
     const size = HEAD + Buffer.byteLength(json, 'utf8') + 1;
     let buf = this.buf;
     if (size > buf.length) {
-      buf = Buffer.allocUnsafeSlow(Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(size))));
+      buf = Buffer.allocUnsafeSlow(size <= KEEP_BYTES ? Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(size))) : size);
       if (buf.length <= KEEP_BYTES) this.buf = buf;
     }
     const n = buf.write(json, HEAD, 'utf8');

@@ -20,7 +20,7 @@ describe('journal line encoding', () => {
       [doc('doc_3', 'a lone surrogate \ud800 and a quote " and a newline \n')],
       [doc('doc_4', 'x'.repeat(200_000))], // past the first buffer: a bigger one, kept
       [doc('doc_5', 'short again')],
-      [doc('doc_6', '€'.repeat(2_000_000))], // 6 MB: a buffer of its own, not kept
+      [doc('doc_6', '€'.repeat(2_000_000))], // 6 MB: a buffer of its own, used once
       [doc('doc_7', 'after the big one')],
     ];
     for (const ops of cases) {

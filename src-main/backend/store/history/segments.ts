@@ -43,8 +43,8 @@ export function newSegment(dir: string, id: number, isNew: boolean): Segment {
   return { id, path: join(dir, segmentName(id)), size: 0, written: 0, isNew, created: 0 };
 }
 
-/** Bytes read at a time by a scan (a line longer than this grows a buffer of its own). */
-const CHUNK = 1024 * 1024;
+/** Bytes read at a time by a scan (a line longer than this grows a buffer of its own, used once). */
+const CHUNK = 256 * 1024;
 /**
  * The scan buffer of the last scan, kept for the next one (a segment rotation scans the
  * closed segment): a fresh multi-MB buffer per scan was one more big block for glibc to

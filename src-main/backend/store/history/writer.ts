@@ -8,7 +8,8 @@
 // Slabs are reused once everything in them is written, and a batch that spans slabs is
 // written with one writev of their pieces: a 1 MiB buffer allocated for every MiB of
 // history (and a copy of each batch that crossed a slab) was the largest churn of C
-// memory in the process, and glibc keeps such freed blocks (docs/benchmark.md, "Reading a run").
+// memory in the process, and glibc keeps such freed blocks (docs/benchmark.md, "Reading
+// a run"). Slabs are small, so the few kept cost little when the log is idle.
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Loc, Segment } from './segments.js';
@@ -25,7 +26,7 @@ interface Chunk {
 }
 
 /** Lines are encoded into slabs of this size (a longer line gets a slab of its own size, used once). */
-const SLAB_BYTES = 1024 * 1024;
+const SLAB_BYTES = 256 * 1024;
 /** Written slabs kept for reuse: the current slab plus these are all the writer holds when idle. */
 const SPARE_SLABS = 2;
 
