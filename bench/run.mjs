@@ -226,8 +226,6 @@ async function addProfile(results, ctx) {
       ...(putLarge ? [w('PUT window at the large history', putLarge.load)] : []),
     ],
   });
-  // Kept so the profile can be cut into other windows afterwards (sample times are relative to the spawn).
-  results.profile.spawnedAt = ctx.cs.spawnedAt;
 }
 
 function report(results) {
