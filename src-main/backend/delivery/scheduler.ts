@@ -99,7 +99,15 @@ export class Scheduler {
       }
       return job;
     }
-    const fresh: Job = { row: work.row, attempts: work.attempts, dueAt: work.dueAt, state: 'waiting', cancelled: false, again: false, gone: false };
+    const fresh: Job = {
+      row: work.row,
+      attempts: work.attempts,
+      dueAt: work.dueAt,
+      state: 'waiting',
+      cancelled: false,
+      again: false,
+      gone: false,
+    };
     this.jobs.set(work.row.id, fresh);
     this.place(fresh);
     return fresh;
