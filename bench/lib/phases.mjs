@@ -148,7 +148,10 @@ export async function deliveryBacklog(ctx, { puts }) {
     released = await call(`${ctx.receiver.url}/__release`, { method: 'POST' });
   }
   if (putLoad.errors) throw new Error(`backlog PUTs: ${putLoad.errors} errors`);
+  // From just after the release (a few ms late): the service's CPU time while it sends the backlog.
+  const cpu0 = cpuSeconds(ctx.cs.pid);
   const drainedAt = await waitDrained(ctx.cs, ctx.receiver.url, target, { timeoutMs: 150_000 });
+  const cpu = cpuSeconds(ctx.cs.pid) - cpu0;
   ctx.expectedCs = target;
   const seconds = (drainedAt - released.at) / 1000;
   return {
@@ -157,6 +160,7 @@ export async function deliveryBacklog(ctx, { puts }) {
     rate: n / seconds,
     releasedAt: released.at,
     drainedAt,
+    cpu,
     held: released.released,
     enqueueSeconds: putLoad.seconds,
     statuses: await loggedStatuses(ctx, sinceIso),
