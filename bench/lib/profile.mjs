@@ -69,7 +69,8 @@ export async function summariseProfile(dir, files, { spawnedAt, windows = [], n 
     }
   }
   const lines = [];
-  const out = { file: join(dir, file), sections: [] };
+  // The windows' times too, so the profile can be read again differently (capped samples, other functions).
+  const out = { file: join(dir, file), spawnedAt, windows, sections: [] };
   for (const s of sections) {
     const self = top(s.self, s.total || 1, n);
     const incl = top(s.incl, s.total || 1, n);

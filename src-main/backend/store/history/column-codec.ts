@@ -25,39 +25,71 @@ function widthFor(lo: number, hi: number): 0 | 1 | 2 | 4 {
   return 0;
 }
 
-const isInt = (v: number) => Number.isSafeInteger(v) && !Object.is(v, -0);
+/** A safe integer other than -0 (Number.isSafeInteger(v) && !Object.is(v, -0), written out: it runs for every value). */
+const isInt = (v: number) => Math.floor(v) === v && v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER && (v !== 0 || 1 / v > 0);
+
+/** What encodeColumn needs to know of a column's values. */
+interface Range {
+  same: boolean;
+  plainOk: boolean;
+  deltaOk: boolean;
+  pLo: number;
+  pHi: number;
+  dLo: number;
+  dHi: number;
+  base: number;
+}
+
+/** The range of any column (a Float64Array may hold NaN, -0 and fractions). */
+function rangeOf(col: Column): Range {
+  const r: Range = { same: true, plainOk: true, deltaOk: true, pLo: 0, pHi: 0, dLo: 0, dHi: 0, base: NaN };
+  const first = col[0];
+  let prev = NaN;
+  for (let i = 0; i < col.length; i++) {
+    const v = col[i];
+    if (r.same && !Object.is(v, first)) r.same = false;
+    if (Number.isNaN(v)) continue;
+    if (!isInt(v)) {
+      r.plainOk = r.deltaOk = false;
+      continue;
+    }
+    r.pLo = Math.min(r.pLo, v);
+    r.pHi = Math.max(r.pHi, v);
+    if (Number.isNaN(prev)) r.base = prev = v;
+    const d = v - prev;
+    if (!isInt(d)) r.deltaOk = false;
+    r.dLo = Math.min(r.dLo, d);
+    r.dHi = Math.max(r.dHi, d);
+    prev = v;
+  }
+  return r;
+}
+
+/** rangeOf for a column of integers (Int32Array, Uint8Array): no NaN, -0 or fraction to look for, the same result. */
+function intRangeOf(col: Int32Array | Uint8Array): Range {
+  const first = col[0];
+  let same = true;
+  let [pLo, pHi, dLo, dHi] = [0, 0, 0, 0];
+  let prev = first;
+  for (let i = 0; i < col.length; i++) {
+    const v = col[i];
+    if (v !== first) same = false;
+    if (v < pLo) pLo = v;
+    if (v > pHi) pHi = v;
+    const d = v - prev;
+    if (d < dLo) dLo = d;
+    if (d > dHi) dHi = d;
+    prev = v;
+  }
+  return { same, plainOk: true, deltaOk: true, pLo, pHi, dLo, dHi, base: first };
+}
 
 /** The encoding to use for `col` and its bytes; undefined: store it raw. */
 export function encodeColumn(col: Column): { enc: ColumnEncoding; bytes: Buffer } | undefined {
   const n = col.length;
   if (n === 0) return undefined;
   const first = col[0];
-  let same = true;
-  let plainOk = true;
-  let deltaOk = true;
-  let pLo = 0;
-  let pHi = 0;
-  let dLo = 0;
-  let dHi = 0;
-  let base = NaN;
-  let prev = NaN;
-  for (let i = 0; i < n; i++) {
-    const v = col[i];
-    if (same && !Object.is(v, first)) same = false;
-    if (Number.isNaN(v)) continue;
-    if (!isInt(v)) {
-      plainOk = deltaOk = false;
-      continue;
-    }
-    pLo = Math.min(pLo, v);
-    pHi = Math.max(pHi, v);
-    if (Number.isNaN(prev)) base = prev = v;
-    const d = v - prev;
-    if (!isInt(d)) deltaOk = false;
-    dLo = Math.min(dLo, d);
-    dHi = Math.max(dHi, d);
-    prev = v;
-  }
+  const { same, plainOk, deltaOk, pLo, pHi, dLo, dHi, base } = col instanceof Float64Array ? rangeOf(col) : intRangeOf(col);
   // JSON keeps any finite number but -0 exactly; NaN is written null.
   if (same && (Number.isNaN(first) || (Number.isFinite(first) && !Object.is(first, -0))))
     return { enc: ['c', Number.isNaN(first) ? null : first], bytes: Buffer.alloc(0) };

@@ -4,6 +4,13 @@
 import { grown, nextCapacity } from './columns.js';
 import type { Loc, Segment } from './segments.js';
 
+/** Locations as columns: offset, length, item (-1: none). */
+export interface LocColumns {
+  off: Float64Array;
+  len: Int32Array;
+  item: Int32Array;
+}
+
 export class LocPool {
   private seg = new Int32Array(0);
   private off = new Float64Array(0);
@@ -47,6 +54,25 @@ export class LocPool {
       out.push(loc);
     }
     return out;
+  }
+
+  /** How many locations locs() would give. */
+  count(head: number, segs: ReadonlyMap<number, Segment>): number {
+    let count = 0;
+    for (let n = head; n >= 0; n = this.next[n]) if (segs.has(this.seg[n])) count++;
+    return count;
+  }
+
+  /** locs() written into columns from index `at` (item -1: none); returns the index after the last. */
+  fill(head: number, segs: ReadonlyMap<number, Segment>, out: LocColumns, at: number): number {
+    for (let n = head; n >= 0; n = this.next[n]) {
+      if (!segs.has(this.seg[n])) continue;
+      out.off[at] = this.off[n];
+      out.len[at] = this.len[n];
+      out.item[at] = this.item[n];
+      at++;
+    }
+    return at;
   }
 
   private alloc(): number {

@@ -222,8 +222,12 @@ function scanDelivery(rec: Record<string, unknown>): ScannedRecord | null {
   return { kind: 'd', base: false, v };
 }
 
-const startsWith = (buf: Buffer, start: number, end: number, prefix: Buffer) =>
-  end - start >= prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+/** Whether buf[start, end) starts with `prefix` (a few bytes: compared here rather than through Buffer.compare's checks). */
+function startsWith(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buf[start + i] !== prefix[i]) return false;
+  return true;
+}
 
 /**
  * Whether the line buf[start, end) may be about a delivery not in `own` (or is damaged):
@@ -231,18 +235,34 @@ const startsWith = (buf: Buffer, start: number, end: number, prefix: Buffer) =>
  * a delivery's base record. Reads only the delivery id at the head of the line.
  */
 export function aboutOtherDelivery(buf: Buffer, start: number, end: number, own: Set<string>): boolean {
-  for (const prefix of [ATTEMPT_PREFIX, PATCH_PREFIX]) {
-    if (!startsWith(buf, start, end, prefix)) continue;
-    try {
-      const id = stringAt(buf, start + prefix.length, end);
-      return id === undefined || !own.has(id);
-    } catch {
-      return true; // damaged: the scan counts it
-    }
+  if (!startsWith(buf, start, end, PREFIX)) return true; // damaged: the scan counts it
+  const kind = buf[start + 6];
+  const prefix = kind === 0x61 ? ATTEMPT_PREFIX : kind === 0x75 ? PATCH_PREFIX : undefined; // "a" or "u"
+  if (prefix && startsWith(buf, start, end, prefix)) {
+    const id = idAt(buf, start + prefix.length, end);
+    return id === undefined || !own.has(id);
   }
   if (startsWith(buf, start, end, BASE_PREFIX)) return false; // a base record: a row of the segment
-  if (!startsWith(buf, start, end, PREFIX)) return true; // damaged: the scan counts it
-  return buf[start + 6] !== 0x65; // an event line: no; a later whole summary ("d") or anything else: yes
+  return kind !== 0x65; // an event line: no; a later whole summary ("d") or anything else: yes
+}
+
+/**
+ * stringAt for the id at the head of a line, undefined where stringAt finds none or
+ * throws: read straight from the bytes when they are plain ASCII with nothing escaped
+ * (every id this service writes), which then is exactly the string JSON.parse gives.
+ */
+function idAt(buf: Buffer, from: number, end: number): string | undefined {
+  if (buf[from] !== QUOTE) return undefined;
+  for (let i = from + 1; i < end; i++) {
+    const c = buf[i];
+    if (c === QUOTE) return buf.toString('latin1', from + 1, i);
+    if (c === BACKSLASH || c < 0x20 || c >= 0x80) break;
+  }
+  try {
+    return stringAt(buf, from, end);
+  } catch {
+    return undefined; // damaged: the scan counts it
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import type { DeliverySummary, EventSummary } from '../history-types.js';
 import { NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
 import { EVENT_STRING_COLUMNS } from './event-table.js';
 import type { HistoryIndex } from './index-state.js';
+import type { LocColumns } from './loc-pool.js';
 import { aboutOtherDelivery, type ScannedRecord } from './records.js';
 import { scanSegment, type Loc, type Segment } from './segments.js';
 import type { SidecarData, SidecarHeader } from './sidecar-format.js';
@@ -58,7 +59,7 @@ type Known = Pick<SidecarHeader, 'segBytes' | 'created' | 'nextDeliverySeq' | 'n
  */
 export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], h: Known): { data: SidecarData; ids: string[] } {
   const { d, ev } = idx;
-  const live = [...slots].sort((a, b) => d.c.seq[a] - d.c.seq[b]);
+  const live = inOrder(slots, d.c.seq);
   const evNums = events
     .map((i) => [ev.loc(i, idx.segs)?.off ?? 0, i])
     .sort((a, b) => a[0] - b[0])
@@ -66,11 +67,9 @@ export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], 
   const strs = new LocalNumbers((n) => idx.strs.get(n));
   const evts = new LocalNumbers((n) => idx.eventIds.get(n));
   const rows = {} as Record<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
-  for (const name of NUMBER_COLUMNS) {
-    const src = d.c[name];
-    const col = (rows[name] = new (src.constructor as new (n: number) => Float64Array | Int32Array | Uint8Array)(live.length));
-    for (let k = 0; k < live.length; k++) col[k] = src[live[k]];
-  }
+  // The slots of one segment are usually one run (allocated in order): whole runs copied at once.
+  const run = isRun(live);
+  for (const name of NUMBER_COLUMNS) rows[name] = gather(d.c[name], live, run);
   for (const name of STRING_COLUMNS) {
     const [src, col] = [d.c[name], (rows[name] = new Int32Array(live.length))];
     for (let k = 0; k < live.length; k++) col[k] = strs.of(src[live[k]]);
@@ -78,12 +77,10 @@ export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], 
   rows.evt = new Int32Array(live.length);
   for (let k = 0; k < live.length; k++) rows.evt[k] = evts.of(d.c.evt[live[k]]);
   const aCount = new Int32Array(live.length);
-  const locs: Loc[] = [];
-  for (let k = 0; k < live.length; k++) {
-    const mine = idx.attempts(live[k]);
-    aCount[k] = mine.length;
-    for (const l of mine) locs.push(l);
-  }
+  let attempts = 0;
+  for (let k = 0; k < live.length; k++) attempts += aCount[k] = idx.pool.count(d.attemptHead(live[k]), idx.segs);
+  const locs: LocColumns = { off: new Float64Array(attempts), len: new Int32Array(attempts), item: new Int32Array(attempts) };
+  for (let k = 0, at = 0; k < live.length; k++) at = idx.pool.fill(d.attemptHead(live[k]), idx.segs, locs, at);
   const odd: [number, DeliverySummary][] = [];
   live.forEach((s, k) => {
     const v = d.oddOf(s);
@@ -98,23 +95,47 @@ export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], 
   compact.num = compact.num.map((n) => evts.of(n));
   for (const name of EVENT_STRING_COLUMNS) compact[name] = compact[name].map((n) => strs.of(n));
   const ids = live.map((s) => d.idOf(s));
-  const narrow = ids.map((id) => /^[\u0000-\u00ff]*$/.test(id));
+  const idLen = new Int32Array(ids.length);
   const wideIds: [number, string][] = [];
-  ids.forEach((id, k) => !narrow[k] && wideIds.push([k, id]));
+  for (let k = 0; k < ids.length; k++) {
+    const narrow = /^[\u0000-\u00ff]*$/.test(ids[k]);
+    idLen[k] = narrow ? ids[k].length : -1;
+    if (!narrow) wideIds.push([k, ids[k]]);
+  }
   const header: SidecarHeader = { ...h, strings: strs.values, eventIds: evts.values, rows: live.length, wideIds, odd, events: wholeEvents };
   const data = {
     header,
     rows: rows as RowColumns,
-    idBytes: Buffer.from(ids.filter((_, k) => narrow[k]).join(''), 'latin1'),
-    idLen: Int32Array.from(ids, (id, k) => (narrow[k] ? id.length : -1)),
+    idBytes: Buffer.from((wideIds.length === 0 ? ids : ids.filter((_, k) => idLen[k] >= 0)).join(''), 'latin1'),
+    idLen,
     aCount,
-    aOff: Float64Array.from(locs, (l) => l.off),
-    aLen: Int32Array.from(locs, (l) => l.len),
-    aItem: Int32Array.from(locs, (l) => l.item ?? -1),
+    aOff: locs.off,
+    aLen: locs.len,
+    aItem: locs.item,
     events: compact,
   };
 
   return { data, ids };
+}
+
+/** `slots` ordered by `seq` (a copy; no sort when they are in order already, as they usually are). */
+function inOrder(slots: number[], seq: Float64Array): number[] {
+  for (let k = 1; k < slots.length; k++) if (seq[slots[k - 1]] > seq[slots[k]]) return [...slots].sort((a, b) => seq[a] - seq[b]);
+  return slots.slice();
+}
+
+function isRun(slots: number[]): boolean {
+  for (let k = 1; k < slots.length; k++) if (slots[k] !== slots[0] + k) return false;
+  return true;
+}
+
+/** The entries of column `src` at `slots`, as a new array of its type; `run`: the slots are consecutive. */
+function gather<T extends Float64Array | Int32Array | Uint8Array>(src: T, slots: number[], run: boolean): T {
+  const Ctor = src.constructor as new (n: number) => T;
+  const col = new Ctor(slots.length);
+  if (run && slots.length > 0) col.set(src.subarray(slots[0], slots[0] + slots.length));
+  else for (let k = 0; k < slots.length; k++) col[k] = src[slots[k]];
+  return col;
 }
 
 /**

@@ -1,0 +1,178 @@
+// Measures the event/log side of figure 3 in one process (not part of the test suite):
+// what the service does per delivery besides sending it. An event of ~730 bytes
+// (document.updated, as the bench's PUT makes) is enqueued to 50 subscriptions through
+// the real Outbox, Store and history log, committed, then every delivery's attempt is
+// logged as the engine logs it (Outbox.logAttempt, the same record shapes) and its row
+// finished, `lag` batches behind the PUTs (so ~10,000 deliveries are queued, as in the
+// bench's burst, and every garbage collection walks them). The service's memory settings
+// apply (memory-settings.ts). CPU time per delivery of each step, over rounds. Run:
+//   npx rolldown bench/fanout-bench.ts --platform node --format esm --file /tmp/fanout-bench.mjs
+//   node /tmp/fanout-bench.mjs [events=600] [rounds=5] [lag=4]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../src-main/backend/store/store.js';
+import { createHistoryLog } from '../src-main/backend/store/history-log.js';
+import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js';
+import type { EndedAttempt } from '../src-main/backend/delivery/attempt-log.js';
+import { systemClock } from '../src-main/backend/clock.js';
+import { webhookHeaders, signingKey } from '../src-main/backend/delivery/signing.js';
+import { applyMemorySettings } from '../src-main/backend/memory-settings.js';
+import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
+
+const SUBS = 50;
+const events = Number(process.argv[2] ?? 600);
+const rounds = Number(process.argv[3] ?? 5);
+const lag = Number(process.argv[4] ?? 4);
+
+const cpuUs = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+function documentData(i: number): Record<string, unknown> {
+  return {
+    document: {
+      public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+      title: `Lease agreement, revision ${i}`,
+      status: 'SENT',
+      recipients: [
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          role: 'signer',
+          status: 'pending',
+          completed_at: null,
+        },
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
+          name: 'Alan Turing',
+          email: 'alan@example.com',
+          role: 'signer',
+          status: 'viewed',
+          completed_at: null,
+        },
+      ],
+      metadata: { deal: 'D-1042', region: 'eu' },
+      url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+      created_at: '2026-11-26T10:00:00.000Z',
+      updated_at: new Date().toISOString(),
+    },
+  };
+}
+
+/** An attempt as the engine ends it: signed headers, a 200 answer. */
+function endedAttempt(w: OutboxWork, store: Store, key: ReturnType<typeof signingKey>, url: string): EndedAttempt {
+  const body = store.pendingEvents.get(w.row.event_id)!.body;
+  const startedAt = Date.now();
+  const headers = webhookHeaders({ secret: key, msgId: w.row.id, timestamp: Math.floor(startedAt / 1000), body: Buffer.from(body) });
+  return {
+    row: w.row,
+    attempt: 1,
+    url,
+    startedAt,
+    headers: { ...headers },
+    body,
+    result: {
+      durationMs: 2,
+      response: {
+        status: 200,
+        headers: { 'content-type': 'text/plain', date: new Date(startedAt).toUTCString(), 'content-length': '2' },
+        body: 'ok',
+        truncated: false,
+      },
+      error: null,
+    },
+    succeeded: true,
+    status: 'succeeded',
+    nextAt: null,
+    rule: 'success',
+    detail: '200: delivered',
+    slowDown: false,
+  };
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'fanout-bench-'));
+  const store = new Store(root);
+  await store.open();
+  const history = createHistoryLog({ dir: join(root, 'history'), cap: 200_000 });
+  await history.open();
+  store.attachLog(history);
+  const outbox = new Outbox({ store, history, clock: systemClock });
+  let added: OutboxWork[] = [];
+  outbox.listen({ added: (w) => added.push(...w), again: () => {}, cancelled: () => {} });
+  store.companies.insert({ id: 'co_bench', name: 'Bench', created_at: new Date().toISOString() });
+  const subs: SubscriptionRecord[] = [];
+  for (let i = 0; i < SUBS; i++) {
+    subs.push(
+      store.subscriptions.insert({
+        public_id: `wh_bench${String(i).padStart(20, '0')}`,
+        company_id: 'co_bench',
+        url: `http://127.0.0.1:40000/cs/${i}`,
+        type: 'all',
+        status: 'enabled',
+        created_at: new Date().toISOString(),
+        secret_key: 'whsec_' + Buffer.alloc(24, i).toString('base64'),
+      } as unknown as SubscriptionRecord) as SubscriptionRecord,
+    );
+  }
+  await store.commit();
+  applyMemorySettings();
+  const key = signingKey(subs[0].secret_key);
+  const rows: string[] = [];
+  const queued: OutboxWork[][] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = { enqueue: 0, commit: 0, log: 0, prep: 0 };
+    const w0 = performance.now();
+    const r0 = cpuUs();
+    // 50 PUTs at a time, as the bench's 50 connections: enqueue, then one shared commit.
+    for (let e = 0; e < events; e += 50) {
+      let c = cpuUs();
+      const n = Math.min(50, events - e);
+      for (let k = 0; k < n; k++)
+        outbox.enqueue(
+          { company_id: 'co_bench', type: 'document.updated', document_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', data: documentData(e + k) },
+          subs,
+        );
+      t.enqueue += cpuUs() - c;
+      c = cpuUs();
+      await store.commit();
+      t.commit += cpuUs() - c;
+      queued.push(added);
+      added = [];
+      const last = e + 50 >= events;
+      // What the engine hands over (signed headers, the answer) is made first, outside the timed part.
+      c = cpuUs();
+      const ended = queued
+        .splice(0, last ? queued.length : Math.max(0, queued.length - lag))
+        .flat()
+        .map((w) => endedAttempt(w, store, key, subs[0].url));
+      t.prep += cpuUs() - c;
+      c = cpuUs();
+      for (const a of ended) {
+        outbox.logAttempt(a);
+        outbox.finish(a.row);
+      }
+      t.log += cpuUs() - c;
+      c = cpuUs();
+      await store.commit();
+      t.commit += cpuUs() - c;
+    }
+    const all = cpuUs() - r0 - t.prep;
+    const wall = performance.now() - w0;
+    const n = events * SUBS;
+    const per = (us: number) => (us / n).toFixed(2);
+    rows.push(
+      `round ${r + 1}: enqueue ${per(t.enqueue)} · commit ${per(t.commit)} · logAttempt+finish ${per(t.log)} µs CPU/delivery; ` +
+        `process CPU ${per(all)} (background work included); wall ${((wall * 1000) / n).toFixed(2)} µs`,
+    );
+    console.log(rows[rows.length - 1]);
+  }
+  await history.close();
+  await store.close();
+  await rm(root, { recursive: true, force: true });
+}
+
+await main();
