@@ -87,13 +87,15 @@ async function worker() {
 const watch = cfg.watchPids ?? [];
 let cpuFrom = null;
 function cpuMark() {
-  return { self: process.cpuUsage(), pids: watch.map(cpuSeconds) };
+  return { self: process.cpuUsage(), selfMain: cpuSeconds(process.pid, true), pids: watch.map((p) => cpuSeconds(p)) };
 }
 function cpuSince(mark) {
   const u = process.cpuUsage(mark.self);
-  const now = watch.map(cpuSeconds);
+  const main = cpuSeconds(process.pid, true);
+  const now = watch.map((p) => cpuSeconds(p));
   return {
     self: (u.user + u.system) / 1e6,
+    selfMain: main != null && mark.selfMain != null ? +(main - mark.selfMain).toFixed(2) : null,
     pids: Object.fromEntries(watch.map((p, i) => [p, now[i] != null && mark.pids[i] != null ? +(now[i] - mark.pids[i]).toFixed(2) : null])),
   };
 }

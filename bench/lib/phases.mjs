@@ -96,7 +96,7 @@ export async function deliveryBurst(ctx, { puts }) {
   // The previous phase has drained, so every delivery made from now on belongs to this one.
   const sinceIso = new Date().toISOString();
   const target = ctx.expectedCs + n;
-  const cpu0 = { cs: cpuSeconds(ctx.cs.pid), receiver: cpuSeconds(ctx.receiver.pid) };
+  const cpu0 = { cs: cpuSeconds(ctx.cs.pid), csMain: cpuSeconds(ctx.cs.pid, true), receiver: cpuSeconds(ctx.receiver.pid) };
   // How big the live store file gets while the burst is pending (every commit rewrites it).
   let maxDataJson = 0;
   const sampler = setInterval(() => {
@@ -111,7 +111,11 @@ export async function deliveryBurst(ctx, { puts }) {
   } finally {
     clearInterval(sampler);
   }
-  const cpu = { cs: cpuSeconds(ctx.cs.pid) - cpu0.cs, receiver: cpuSeconds(ctx.receiver.pid) - cpu0.receiver };
+  const cpu = {
+    cs: cpuSeconds(ctx.cs.pid) - cpu0.cs,
+    csMain: cpuSeconds(ctx.cs.pid, true) - cpu0.csMain,
+    receiver: cpuSeconds(ctx.receiver.pid) - cpu0.receiver,
+  };
   const putLoad = await loadDone;
   if (putLoad.errors) throw new Error(`fan-out PUTs: ${putLoad.errors} errors ${JSON.stringify(putLoad.statuses)}`);
   ctx.expectedCs = target;
@@ -148,7 +152,12 @@ export async function deliveryBacklog(ctx, { puts }) {
     released = await call(`${ctx.receiver.url}/__release`, { method: 'POST' });
   }
   if (putLoad.errors) throw new Error(`backlog PUTs: ${putLoad.errors} errors`);
+  // From just after the release (a few ms late): the service's CPU time while it sends the backlog.
+  const cpu0 = cpuSeconds(ctx.cs.pid);
+  const cpuMain0 = cpuSeconds(ctx.cs.pid, true);
   const drainedAt = await waitDrained(ctx.cs, ctx.receiver.url, target, { timeoutMs: 150_000 });
+  const cpu = cpuSeconds(ctx.cs.pid) - cpu0;
+  const cpuMain = cpuSeconds(ctx.cs.pid, true) - cpuMain0;
   ctx.expectedCs = target;
   const seconds = (drainedAt - released.at) / 1000;
   return {
@@ -157,6 +166,8 @@ export async function deliveryBacklog(ctx, { puts }) {
     rate: n / seconds,
     releasedAt: released.at,
     drainedAt,
+    cpu,
+    cpuMain,
     held: released.released,
     enqueueSeconds: putLoad.seconds,
     statuses: await loggedStatuses(ctx, sinceIso),

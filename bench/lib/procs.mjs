@@ -109,10 +109,14 @@ export function killAllChildren() {
   for (const c of children) c.kill('SIGKILL');
 }
 
-/** CPU time (user + system) a process has used so far, in seconds (Linux /proc, 100 ticks/s), or null. */
-export function cpuSeconds(pid) {
+/**
+ * CPU time (user + system) a process has used so far, in seconds (Linux /proc, 100 ticks/s), or null.
+ * `mainOnly`: its main thread's alone (where JavaScript runs), without V8's worker threads (concurrent
+ * and parallel garbage collection, compilation) and libuv's pool (file system calls).
+ */
+export function cpuSeconds(pid, mainOnly = false) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {

@@ -139,6 +139,16 @@ function deliveryRows(r, rows) {
     target: 'report',
     verdict: 'info',
   });
+  // The rest of each process's CPU is V8's worker threads (garbage collection) and libuv's pool.
+  rows.push({
+    metric: '   of which the main thread (JavaScript)',
+    unit: 'us',
+    countersign: us(d.cpu.csMain, d.n),
+    reference: us(d.ref.cpu.selfMain, d.n),
+    ratio: ratio(us(d.cpu.csMain, d.n), us(d.ref.cpu.selfMain, d.n)),
+    target: 'report',
+    verdict: 'info',
+  });
   const b = d.backlog;
   const bValid = b.enqueueSeconds < 9; // the receiver's hold ends by itself after 10 s
   rows.push({

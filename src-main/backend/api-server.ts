@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import express from 'express';
 import type { Redirector } from './delivery/redirector.js';
 import { settleHttpMessageShapes } from './http/message-shapes.js';
+import { keepTickObjectShape } from './http/tick-shape.js';
 import { mountConsole } from './console-api/mount.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
@@ -18,6 +19,8 @@ export function createApiServer(
 ): Server {
   // Before any request: node:http's response objects keep a fast layout (http/message-shapes.ts).
   settleHttpMessageShapes();
+  // And node's tick objects keep theirs through every garbage collection (http/tick-shape.ts).
+  keepTickObjectShape();
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');

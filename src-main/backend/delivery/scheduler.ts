@@ -20,6 +20,8 @@ export interface Job {
   again: boolean;
   /** The store was reloaded while this was in flight: the job was forgotten, the stored row admitted afresh. */
   detached?: boolean;
+  /** The scheduler no longer holds it (finished, cancelled or forgotten): any queue entry for it is stale. */
+  gone: boolean;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -46,7 +48,8 @@ export class Scheduler {
   private paused = false;
   /** Subscriptions slowed down (429/502/504) until this time (epoch ms). */
   private readonly slowUntil = new Map<string, number>();
-  private readonly isLive = (job: Job) => job.state === 'ready' && this.jobs.get(job.row.id) === job;
+  // A flag on the job, not a lookup in `jobs` (tens of thousands of ids during a burst): it is asked at every take.
+  private readonly isLive = (job: Job) => job.state === 'ready' && !job.gone;
 
   constructor(private readonly opts: SchedulerOptions) {
     this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription, (key) =>
@@ -60,6 +63,7 @@ export class Scheduler {
   }
 
   private slowLimit(subscriptionId: string): number {
+    if (this.slowUntil.size === 0) return Infinity;
     const until = this.slowUntil.get(subscriptionId);
     if (until === undefined) return Infinity;
     if (until > this.opts.clock.now()) return 1;
@@ -73,7 +77,7 @@ export class Scheduler {
 
   /** True while `job` is the one the scheduler holds for its id (not cancelled or finished). */
   owns(job: Job): boolean {
-    return this.jobs.get(job.row.id) === job;
+    return !job.gone;
   }
 
   /** Jobs in flight, across all subscriptions. */
@@ -95,7 +99,15 @@ export class Scheduler {
       }
       return job;
     }
-    const fresh: Job = { row: work.row, attempts: work.attempts, dueAt: work.dueAt, state: 'waiting', cancelled: false, again: false };
+    const fresh: Job = {
+      row: work.row,
+      attempts: work.attempts,
+      dueAt: work.dueAt,
+      state: 'waiting',
+      cancelled: false,
+      again: false,
+      gone: false,
+    };
     this.jobs.set(work.row.id, fresh);
     this.place(fresh);
     return fresh;
@@ -116,7 +128,9 @@ export class Scheduler {
 
   /** Forgets a job (finished or cancelled); any queue entry for it goes stale. */
   drop(job: Job): void {
-    if (this.owns(job)) this.jobs.delete(job.row.id);
+    if (job.gone) return;
+    job.gone = true;
+    this.jobs.delete(job.row.id);
   }
 
   /** Jobs of one subscription, whatever their state. */
@@ -143,7 +157,10 @@ export class Scheduler {
    * gone). Attempts in flight finish detached; the caller then admits the stored rows afresh.
    */
   reset(): void {
-    for (const job of this.jobs.values()) if (job.state === 'inflight') job.detached = true;
+    for (const job of this.jobs.values()) {
+      if (job.state === 'inflight') job.detached = true;
+      job.gone = true;
+    }
     this.jobs.clear();
   }
 

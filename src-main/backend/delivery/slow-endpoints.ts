@@ -12,11 +12,12 @@ export class SlowEndpoints {
   /** Records how an attempt to `subscriptionId` ended. */
   note(subscriptionId: string, timedOut: boolean): void {
     if (timedOut) this.strikes.set(subscriptionId, (this.strikes.get(subscriptionId) ?? 0) + 1);
-    else this.strikes.delete(subscriptionId);
+    else if (this.strikes.size > 0) this.strikes.delete(subscriptionId);
   }
 
   isSlow(subscriptionId: string): boolean {
-    return (this.strikes.get(subscriptionId) ?? 0) >= STRIKES;
+    // Asked several times per attempt (slot limits); nearly always nothing times out.
+    return this.strikes.size > 0 && (this.strikes.get(subscriptionId) ?? 0) >= STRIKES;
   }
 
   /** Slots the subscription may hold (Infinity: only the usual limits). */

@@ -100,6 +100,23 @@ describe('scheduler', () => {
     expect(sched.get('m_fly')).toBe(flying);
   });
 
+  it('never starts a job it let go of: dropped or forgotten while queued, or replaced by a fresh admission of the same id', () => {
+    const { sched, takeAll } = setup();
+    const dropped = sched.admit(work('m_drop', T0, 'wh_a'));
+    const forgotten = sched.admit(work('m_reset', T0, 'wh_b'));
+    sched.drop(dropped);
+    expect(sched.owns(dropped)).toBe(false);
+    sched.drop(dropped); // twice: no harm
+    sched.reset();
+    expect(sched.owns(forgotten)).toBe(false);
+    // The same id again: a new job; the old one's queue entry stays stale.
+    const again = sched.admit(work('m_reset', T0, 'wh_b'));
+    expect(again).not.toBe(forgotten);
+    expect(sched.owns(again)).toBe(true);
+    expect(takeAll()).toEqual([again]);
+    expect(sched.active).toBe(1);
+  });
+
   it('drops cancelled work, forgets everything on reset (detaching flights), and stops its timer on pause', () => {
     const { clock, sched, takeAll } = setup();
     sched.admit(work('m_a', T0, 'wh_a'));

@@ -1,40 +1,59 @@
-// Journal lines are encoded as bytes into a buffer the encoder reuses: they must be
-// exactly the v2 line (`#2 <crc32 of the JSON's UTF-8> <JSON>\n`) that journals hold
-// and recovery reads, for any text, small or larger than the kept buffer.
+// A group commit's journal line is written in pieces (journal-line.ts encodeLineParts)
+// rather than built as one string: the bytes on disk must be exactly those of the whole
+// line (encodeLine), checksum included, whatever the records hold, and read back as the
+// same changes.
 import { describe, expect, it } from 'vitest';
-import { crc32 } from 'node:zlib';
-import { decodeLine, LineEncoder, type Op } from '../../../src-main/backend/store/journal-line.js';
+import fc from 'fast-check';
+import { decodeLine, encodeLine, encodeLineParts, type Op } from '../../../src-main/backend/store/journal-line.js';
 
-const expected = (ops: Op[]) => {
-  const json = JSON.stringify(ops);
-  return Buffer.from(`#2 ${crc32(json).toString(16).padStart(8, '0')} ${json}\n`, 'utf8');
-};
-const doc = (id: string, title: string): Op => ['documents', id, { public_id: id, title, recipients: [], metadata: {} }];
+const row = (i: number, extra: unknown = null): Op => [
+  'pending_deliveries',
+  `msg_${i}`,
+  {
+    id: `msg_${i}`,
+    event_id: 'evt_1',
+    subscription_id: `wh_${i % 50}`,
+    company_id: 'co_1',
+    event_type: 'document.updated',
+    document_id: null,
+    created_at: '2026-11-26T10:00:00.000Z',
+    extra,
+  },
+];
 
-describe('journal line encoding', () => {
-  it('writes the v2 line byte for byte, and recovery decodes it, across reuses of its buffer', () => {
-    const enc = new LineEncoder();
+const joined = (ops: Op[]) => Buffer.concat(encodeLineParts(ops));
+
+describe('journal line in pieces', () => {
+  it('is the whole line byte for byte: a fan-out commit, removals, odd text, one record bigger than a piece', () => {
     const cases: Op[][] = [
-      [doc('doc_1', 'plain')],
-      [doc('doc_2', 'é ü ß — 契約 😀'), ['pending_deliveries', 'msg_1', null]],
-      [doc('doc_3', 'a lone surrogate \ud800 and a quote " and a newline \n')],
-      [doc('doc_4', 'x'.repeat(200_000))], // past the first buffer: a bigger one, kept
-      [doc('doc_5', 'short again')],
-      [doc('doc_6', '€'.repeat(2_000_000))], // 6 MB: a buffer of its own, used once
-      [doc('doc_7', 'after the big one')],
+      [],
+      [row(1)],
+      Array.from({ length: 2500 }, (_, i) => row(i)),
+      Array.from({ length: 300 }, (_, i) =>
+        i % 3 === 0 ? (['pending_deliveries', `msg_${i}`, null] as Op) : row(i, 'é "q" \\ \u2028 😀 lone \ud800 \udc00 \u0000'),
+      ),
+      [row(1, 'x'.repeat(100_000)), row(2, '中'.repeat(40_000)), ['extensions', 'receiver', { inboxes: [] }]],
     ];
     for (const ops of cases) {
-      const line = enc.encode(ops);
-      expect(line.equals(expected(ops))).toBe(true);
-      const decoded = decodeLine(line.subarray(0, -1).toString('utf8'));
+      const whole = Buffer.from(encodeLine(ops), 'utf8');
+      expect(joined(ops).equals(whole), `${ops.length} ops`).toBe(true);
+      const decoded = decodeLine(whole.toString('utf8').slice(0, -1));
       expect(decoded).toEqual({ ops: JSON.parse(JSON.stringify(ops)) });
     }
+    // Big commits really are cut into pieces.
+    expect(encodeLineParts(Array.from({ length: 2500 }, (_, i) => row(i))).length).toBeGreaterThan(10);
   });
 
-  it('reuses one buffer for the lines of a journal', () => {
-    const enc = new LineEncoder();
-    const a = enc.encode([doc('doc_1', 'one')]);
-    const b = enc.encode([doc('doc_2', 'two')]);
-    expect(b.buffer).toBe(a.buffer);
+  it('is the whole line byte for byte for any records (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 20 }), fc.option(fc.jsonValue(), { nil: null })), { maxLength: 60 }),
+        (entries) => {
+          const ops = entries.map(([key, rec]): Op => ['documents', key, rec === null ? null : { public_id: key, rec }]);
+          expect(joined(ops).equals(Buffer.from(encodeLine(ops), 'utf8'))).toBe(true);
+        },
+      ),
+      { seed: 26, numRuns: 300 },
+    );
   });
 });

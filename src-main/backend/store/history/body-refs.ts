@@ -5,7 +5,8 @@
 // events deep) is still known, without its text, in a fixed ring of its line's place,
 // its length and the first 16 bytes of its SHA-256 (32 bytes an event, 2 MiB in all,
 // allocated once): an attempt made well after its event points to it when its body has
-// the same length and hash. Past both (a retry minutes on, after a restart), the attempt
+// the same length and hash (each body's hash worked out once for the attempts that ask in
+// turn, not once per attempt). Past both (a retry minutes on, after a restart), the attempt
 // simply holds its body itself.
 import { hash } from 'node:crypto';
 import type { Loc, Segment } from './segments.js';
@@ -15,6 +16,9 @@ import type { AttemptRecord } from '../history-types.js';
 const ENTRIES = 256;
 const MAX_BYTES = 2 * 1024 * 1024;
 const DIGEST = 16;
+/** Digests of recent bodies kept, each of a body up to this many characters (what they hold is bounded). */
+const DIGESTS_KEPT = 16;
+const DIGEST_MEMO_CHARS = 64 * 1024;
 
 /** Event lines known by place and hash, oldest overwritten first; in recording order, so sorted by (segment, offset). */
 class HashedBodies {
@@ -24,6 +28,7 @@ class HashedBodies {
   private readonly digest: Uint8Array;
   private next = 0;
   private count = 0;
+  private readonly digests = new Map<string, Buffer>();
 
   constructor(private readonly size: number) {
     this.seg = new Int32Array(size);
@@ -46,9 +51,21 @@ class HashedBodies {
   holds(loc: Loc, body: string): boolean {
     const i = this.find(loc.seg.id, loc.off);
     if (i < 0 || this.length[i] !== body.length) return false;
-    const d = hash('sha256', body, 'buffer');
+    const d = this.digestOf(body);
     for (let k = 0; k < DIGEST; k++) if (this.digest[i * DIGEST + k] !== d[k]) return false;
     return true;
+  }
+
+  /** The digest of `body`; the last few are kept, as each event's attempts (one per subscription) ask for the same body in turn. */
+  private digestOf(body: string): Buffer {
+    let d = this.digests.get(body);
+    if (d === undefined) {
+      d = hash('sha256', body, 'buffer');
+      if (body.length > DIGEST_MEMO_CHARS) return d;
+      if (this.digests.size >= DIGESTS_KEPT) this.digests.clear();
+      this.digests.set(body, d);
+    }
+    return d;
   }
 
   /** The ring index of (seg, off), by binary search over the entries oldest to newest, or -1. */
@@ -69,6 +86,7 @@ class HashedBodies {
   clear(): void {
     this.next = 0;
     this.count = 0;
+    this.digests.clear();
   }
 }
 

@@ -6,7 +6,7 @@
 import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary, type EventSummary } from '../history-types.js';
 import { EVENT_KEYS } from './event-table.js';
 import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
-import { jsonString, jsonValue } from './json-text.js';
+import { isScalar, jsonString, jsonValue } from './json-text.js';
 
 /** An attempt's request body stored as the event line at this offset of the same segment (bytes, no newline). */
 export interface BodyRef {
@@ -196,12 +196,10 @@ export const decodeEventSummary = (v: unknown) => decodePositional(v, EVENT_KEYS
 
 const summaryIndex = new Map<string, number>(SUMMARY_KEYS.map((k, i) => [k, i]));
 
-/** One changed field: its SUMMARY_KEYS index (-1 for another key), its patch key, its new value as JSON. */
-interface PatchEntry {
-  i: number;
-  k: string;
-  json: string;
-}
+/** One changed field: its SUMMARY_KEYS index (-1 for another key), its patch key, its new value and, once needed, its JSON (entryJson). */
+type PatchEntry = { i: number; k: string; v: unknown; json: string | undefined };
+
+const entryJson = (e: PatchEntry): string => (e.json ??= jsonValue(e.v) as string);
 
 /** What changed from `old` to `d`, in `d`'s key order (see summaryPatch), or undefined. */
 function patchEntries(old: DeliverySummary, d: DeliverySummary): PatchEntry[] | undefined {
@@ -215,18 +213,19 @@ function patchEntries(old: DeliverySummary, d: DeliverySummary): PatchEntry[] | 
     const was = n < oldKeys.length ? (old as unknown as Record<string, unknown>)[k] : undefined;
     n++;
     if (v === was) continue;
-    const json = jsonValue(v);
+    const wasObject = typeof was === 'object' && was !== null;
+    const json = isScalar(v) && !wasObject ? undefined : jsonValue(v);
     const i = summaryIndex.get(k) ?? -1;
-    if (json === undefined || (i < 0 && /^\d+$/.test(k))) return undefined;
-    if (typeof was === 'object' && was !== null && JSON.stringify(was) === json) continue;
-    out.push({ i, k: i < 0 ? k : String(i), json });
+    if ((json === undefined && !isScalar(v)) || (i < 0 && /^\d+$/.test(k))) return undefined;
+    if (wasObject && JSON.stringify(was) === json) continue;
+    out.push({ i, k: i < 0 ? k : String(i), v, json });
   }
   return n < oldKeys.length ? undefined : out;
 }
 
 function patchJson(entries: PatchEntry[]): string {
   let out = '';
-  for (const e of entries) out += `${out ? ',' : ''}${jsonString(e.k)}:${e.json}`;
+  for (const e of entries) out += `${out ? ',' : ''}${jsonString(e.k)}:${entryJson(e)}`;
   return `{${out}}`;
 }
 
@@ -269,8 +268,10 @@ export function attemptPatchTail(a: AttemptRecord, old: DeliverySummary, d: Deli
   let rest = '';
   for (const e of entries) {
     const value = e.i >= 0 ? fromAttempt[e.i] : undefined;
-    if (value && jsonValue(value(a)) === e.json) mask |= 1 << e.i;
-    else rest += `${rest ? ',' : ''}${jsonString(e.k)}:${e.json}`;
+    const x = value ? value(a) : undefined;
+    // The same value (the usual case) has the same JSON; anything else is compared as JSON.
+    if (value && ((x === e.v && isScalar(x)) || jsonValue(x) === entryJson(e))) mask |= 1 << e.i;
+    else rest += `${rest ? ',' : ''}${jsonString(e.k)}:${entryJson(e)}`;
   }
   return (mask ? `,"m":${mask}` : '') + (rest ? `,"p":{${rest}}` : '');
 }

@@ -21,3 +21,6 @@ export function jsonValue(v: unknown): string | undefined {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   return JSON.stringify(v) as string | undefined;
 }
+
+/** A string, finite or other number, boolean or null: its JSON is never undefined and never that of an object or list. */
+export const isScalar = (v: unknown): boolean => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
