@@ -2,11 +2,11 @@
 // from the service's clock), send it (HttpSender), and say what its outcome means for
 // the delivery (the retry policy). No store and no history here: the engine records
 // what comes out.
-import type { KeyObject } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { PendingDelivery, SubscriptionRecord } from '../store/schema.js';
 import { generateSecret, signingKey, webhookHeaders } from './signing.js';
+import type { HmacKey } from './hmac-key.js';
 import { liveSecrets } from './secret-rotation.js';
 import { NO_FAULTS, type FaultPlan } from './faults.js';
 import { ReorderWindow } from './reorder-window.js';
@@ -38,7 +38,7 @@ export interface SentAttempt {
 export const BODY_GONE = 'The event body is no longer stored; nothing was sent.';
 
 export class Attempts {
-  private readonly keys = new Map<string, { secret: string; key: KeyObject }>();
+  private readonly keys = new Map<string, { secret: string; key: HmacKey }>();
   private readonly bodies = new BodyBytes();
 
   private readonly reorder = new ReorderWindow();
@@ -103,7 +103,7 @@ export class Attempts {
   }
 
   /** The keys a delivery is signed with at `now`: previous secrets still in their window (oldest first), then the current one. */
-  private keysFor(sub: DeepReadonly<SubscriptionRecord>, now: number): KeyObject | KeyObject[] {
+  private keysFor(sub: DeepReadonly<SubscriptionRecord>, now: number): HmacKey | HmacKey[] {
     const current = this.keyOf(sub.public_id, sub.secret_key);
     // The hot path: no rotation under way, nothing to allocate.
     if (!sub.previous_secrets || sub.previous_secrets.length === 0) return current;
@@ -112,7 +112,7 @@ export class Attempts {
     return live.map((s) => (s.role === 'current' ? current : this.keyOf(`${sub.public_id} ${s.secret_key}`, s.secret_key)));
   }
 
-  private keyOf(cacheKey: string, secret: string): KeyObject {
+  private keyOf(cacheKey: string, secret: string): HmacKey {
     const cached = this.keys.get(cacheKey);
     if (cached && cached.secret === secret) return cached.key;
     const key = signingKey(secret);

@@ -5,8 +5,9 @@
 // a timestamp tolerance window), timing attacks on verification (constant-time
 // comparison), and malformed secrets silently signing with a wrong key (parseSecret
 // rejects anything that is not `whsec_` + standard base64 of 24..64 bytes).
-import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { systemClock } from '../clock.js';
+import { HmacKey } from './hmac-key.js';
 
 export { generateSecret } from './secret-generate.js';
 
@@ -18,7 +19,7 @@ export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 export const USER_AGENT = 'Countersign-Webhooks/0.1';
 
 /** A secret in any form signPayload accepts: the `whsec_…` string, its decoded bytes, or a prepared key. */
-export type SigningSecret = string | Uint8Array | KeyObject;
+export type SigningSecret = string | Uint8Array | KeyObject | HmacKey;
 
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -49,17 +50,19 @@ export function decodeSecret(secret: string): Buffer {
   return key;
 }
 
-/** A reusable key (saves decoding the secret on every attempt). */
-export function signingKey(secret: string | Uint8Array): KeyObject {
-  return createSecretKey(typeof secret === 'string' ? decodeSecret(secret) : secret);
+/** A reusable key for signing many deliveries (hmac-key.ts): the secret decoded and its HMAC pads worked out once. */
+export function signingKey(secret: string | Uint8Array): HmacKey {
+  return new HmacKey(typeof secret === 'string' ? decodeSecret(secret) : secret);
 }
 
-function keyOf(secret: SigningSecret): KeyObject | Uint8Array {
+function keyOf(secret: SigningSecret): KeyObject | Uint8Array | HmacKey {
   return typeof secret === 'string' ? decodeSecret(secret) : secret;
 }
 
 /** The raw base64 HMAC-SHA256 over `${msgId}.${timestamp}.${body}`. */
-function hmacBase64(key: KeyObject | Uint8Array, msgId: string, timestamp: number | string, body: string | Uint8Array): string {
+function hmacBase64(key: KeyObject | Uint8Array | HmacKey, msgId: string, timestamp: number | string, body: string | Uint8Array): string {
+  if (key instanceof HmacKey)
+    return typeof body === 'string' ? key.sign(`${msgId}.${timestamp}.${body}`) : key.sign(`${msgId}.${timestamp}.`, body);
   const h = createHmac('sha256', key);
   if (typeof body === 'string') h.update(`${msgId}.${timestamp}.${body}`);
   else h.update(`${msgId}.${timestamp}.`).update(body);
@@ -154,7 +157,7 @@ export function verifySignature(input: VerifyInput): VerifyResult {
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (now - ts > tolerance) return { ok: false, reason: 'timestamp_too_old' };
   if (ts - now > tolerance) return { ok: false, reason: 'timestamp_too_new' };
-  let key: KeyObject | Uint8Array;
+  let key: KeyObject | Uint8Array | HmacKey;
   try {
     key = keyOf(input.secret);
   } catch {

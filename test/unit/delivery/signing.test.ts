@@ -1,6 +1,7 @@
 // Signing is checked against the Standard Webhooks reference library (the package
 // `standardwebhooks`), not against itself: what we sign, any receiver must verify.
 import { describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import {
   decodeSecret,
@@ -61,6 +62,22 @@ describe('signPayload / webhookHeaders', () => {
     expect(signPayload({ ...input, secret: decodeSecret(SECRET) })).toBe(reference);
     expect(signPayload({ ...input, secret: signingKey(SECRET) })).toBe(reference);
     expect(signPayload({ ...input, body: Buffer.from(input.body as string) })).toBe(reference);
+  });
+
+  it('signs with a prepared key exactly as createHmac does, whatever the key length and body', () => {
+    // Key lengths around SHA-256's 64-byte block (longer keys are hashed first); bodies empty,
+    // multi-byte, lone surrogates, and past the shared 16 KiB buffer; string and bytes alike.
+    const keyLengths = [1, 24, 32, 63, 64, 65, 100, 200];
+    const bodies = ['', 'a', 'Zoë’s lease ✓ 🖋', '\ud800 lone', 'x'.repeat(16 * 1024), 'é'.repeat(20_000)];
+    for (const n of keyLengths) {
+      const key = Buffer.from(Array.from({ length: n }, (_, i) => (i * 37 + n) & 0xff));
+      const prepared = signingKey(key);
+      for (const body of bodies) {
+        const expected = createHmac('sha256', key).update(`msg_1.1700000000.${body}`).digest('base64');
+        expect(signPayload({ secret: prepared, msgId: 'msg_1', timestamp: 1700000000, body })).toBe(`v1,${expected}`);
+        expect(signPayload({ secret: prepared, msgId: 'msg_1', timestamp: 1700000000, body: Buffer.from(body) })).toBe(`v1,${expected}`);
+      }
+    }
   });
 
   it('matches a known vector (the Standard Webhooks spec example)', () => {
