@@ -16,10 +16,25 @@
 // Not before the history is loaded: loading grows the heap from nothing to the index's
 // size, and a full collection at every 20 % of that growth made start-up with 1,000,000
 // deliveries 0.2-0.3 s slower (1.6-1.7 s -> 1.75-1.9 s to the ready line, 1.95 -> 2.4 s CPU).
-import { setFlagsFromString } from 'node:v8';
+//
+// The young generation: V8 doubles it (two semi-spaces, up to 16 MiB each on 64-bit)
+// whenever more has survived its collections since the last growth than it holds, so any
+// long enough load takes it to 32 MiB, all of it resident. Its largest size is read once
+// when the heap is made (--max-semi-space-size), but Node 20's V8 reads the growth factor
+// at every growth: the cap below sets it to 1 (no growth) while the young generation is at
+// or above YOUNG_GENERATION_CAP_MIB, and back to 2 below it (V8 shrinks it after a
+// collection when little is allocated, and it may grow again up to the cap). Newer V8
+// (Node 22 and later, Electron's) refuses a factor under 2, so there the flag changes
+// nothing and the young generation grows as V8 decides.
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { startIdleCollector } from './idle-collector.js';
 
 /** How much the old generation may grow past what the last full collection left, in %. */
 export const HEAP_GROWING_PERCENT = 20;
+
+/** The young generation's largest size (both semi-spaces together), in MiB, where V8 honours it. */
+export const YOUNG_GENERATION_CAP_MIB = 16;
 
 /**
  * The flags, as V8 reads them. Only flags known to every V8 the service runs on (Node 20
@@ -29,9 +44,34 @@ export const MEMORY_FLAGS = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
 
 let applied = false;
 
-/** Applies the flags once per process (V8 reads them at every heap-limit decision, so applying them late still counts). */
+/**
+ * Applies the flags, the young generation's cap and the idle collector once per process
+ * (V8 reads the flags at every heap-limit decision, so applying them late still counts).
+ */
 export function applyMemorySettings(): void {
   if (applied) return;
   applied = true;
   for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
+  capYoungGeneration(YOUNG_GENERATION_CAP_MIB * 1024 * 1024);
+  startIdleCollector();
+}
+
+/** The young generation's committed size now (both semi-spaces), in bytes. */
+export function youngGenerationBytes(): number {
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_size;
+  return 0;
+}
+
+/** After every collection, stops the young generation's growth at `capBytes` (growth factor 1) and lets it grow below. */
+function capYoungGeneration(capBytes: number): void {
+  let capped = false;
+  const check = (): void => {
+    const atCap = youngGenerationBytes() >= capBytes;
+    if (atCap === capped) return;
+    capped = atCap;
+    setFlagsFromString(`--semi-space-growth-factor=${atCap ? 1 : 2}`);
+  };
+  check();
+  // One entry per collection, handed over after it: a few per second under load.
+  new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
 }

@@ -10,28 +10,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebSocket } from 'undici';
 import { HEADLESS_ADMIN_KEY, HEADLESS_ENTRY } from '../helpers/headless.js';
+import { openInspector } from '../helpers/inspector.js';
 import { waitUntil } from '../helpers/wait.js';
 import { HEAP_GROWING_PERCENT } from '../../src-main/backend/memory-settings.js';
-
-/** Runs one DevTools protocol call on the inspector at `url` and resolves with its answer. */
-async function inspectorCall(url: string, method: string): Promise<{ error?: unknown }> {
-  const ws = new WebSocket(url);
-  try {
-    await new Promise((resolve, reject) => {
-      ws.addEventListener('open', resolve, { once: true });
-      ws.addEventListener('error', () => reject(new Error(`inspector at ${url}: could not connect`)), { once: true });
-    });
-    const answer = new Promise<{ error?: unknown }>((resolve) =>
-      ws.addEventListener('message', (m) => resolve(JSON.parse(String(m.data))), { once: true }),
-    );
-    ws.send(JSON.stringify({ id: 1, method }));
-    return await answer;
-  } finally {
-    ws.close();
-  }
-}
 
 /** The factors of V8's "[HeapController] Limit: … (factor)" trace lines in `text`. */
 const limitFactors = (text: string) => [...text.matchAll(/\[HeapController\] Limit: .*\(([\d.]+)\)/g)].map((m) => Number(m[1]));
@@ -54,9 +36,9 @@ describe('memory settings', () => {
     try {
       await waitUntil('the ready line', async () => /^\{"ready":true/m.test(out), 20_000);
       const before = out.length;
-      child.kill('SIGUSR1');
-      const url = await waitUntil('the inspector address', async () => err.match(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/)?.[0]);
-      expect((await inspectorCall(url, 'HeapProfiler.collectGarbage')).error).toBeUndefined();
+      const inspector = await openInspector(child, () => err);
+      expect((await inspector.call('HeapProfiler.collectGarbage')).error).toBeUndefined();
+      inspector.close();
       const factors = await waitUntil('a heap limit traced after the collection', async () => {
         const f = limitFactors(out.slice(before));
         return f.length > 0 && f;

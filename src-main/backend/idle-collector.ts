@@ -1,0 +1,87 @@
+// Returns memory to the system once the service has gone quiet after work, as a desktop
+// app is expected to: a memory-reducing full garbage collection (V8 compacts its old
+// generation, shrinks the young generation to its smallest size and gives the freed
+// pages back), run once per quiet stretch and only when the heap has grown since the
+// last one. V8 has such a "memory reducer" of its own, but it is only armed by a full
+// collection during the load and then waits for a low allocation rate: after a burst
+// of deliveries the young generation (up to 32 MiB, all resident) stayed as it was for
+// as long as the service idled (docs/benchmark.md, figure 6).
+//
+// Quiet means the process used less than QUIET_CPU_PERCENT of a core over each of
+// QUIET_TICKS one-second ticks (CPU time from process.cpuUsage, so it covers every kind
+// of work: requests, deliveries, the receiver, timers). The collection is asked for
+// through Node's inspector API in this process (node:inspector, a session that opens no
+// port): HeapProfiler.collectGarbage is V8's memory-reducing collection, the only one
+// reachable from JavaScript without --expose-gc. It costs 10-50 ms of CPU, once.
+// Ticks use the system clock: a real-world wait that a frozen test clock must not stop.
+import type { Session } from 'node:inspector';
+import { getHeapStatistics } from 'node:v8';
+import { systemClock, type Clock, type Timer } from './clock.js';
+
+/** A tick of the idle check, in ms. */
+export const IDLE_TICK_MS = 1000;
+/** CPU use below which a tick counts as quiet, in % of one core. */
+export const QUIET_CPU_PERCENT = 2;
+/** Quiet ticks in a row before the collection. */
+export const QUIET_TICKS = 3;
+/** How much the heap must have grown since the last collection for another one, in bytes. */
+export const GROWTH_BYTES = 4 * 1024 * 1024;
+
+export interface IdleCollector {
+  /** Collections run so far. */
+  readonly collections: number;
+  stop(): void;
+}
+
+/** Starts the idle check (one per process: index.ts starts it through memory-settings.ts). */
+export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
+  let lastCpu = process.cpuUsage();
+  let quiet = 0;
+  let heapAfterLast = getHeapStatistics().total_heap_size;
+  let running = false;
+  let disabled = false;
+  const state = { collections: 0 };
+
+  const tick = (): void => {
+    const cpu = process.cpuUsage(lastCpu);
+    lastCpu = process.cpuUsage();
+    const usedMs = (cpu.user + cpu.system) / 1000;
+    quiet = usedMs < (IDLE_TICK_MS * QUIET_CPU_PERCENT) / 100 ? quiet + 1 : 0;
+    if (quiet < QUIET_TICKS || running || disabled) return;
+    if (getHeapStatistics().total_heap_size < heapAfterLast + GROWTH_BYTES) return;
+    running = true;
+    collect()
+      .then(() => {
+        state.collections++;
+        heapAfterLast = getHeapStatistics().total_heap_size;
+      })
+      .catch(() => {
+        disabled = true; // no inspector in this build of Node: nothing to do, and nothing to retry
+      })
+      .finally(() => {
+        running = false;
+        quiet = 0;
+        lastCpu = process.cpuUsage();
+      });
+  };
+  const timer: Timer = clock.setInterval(tick, IDLE_TICK_MS).unref();
+  return {
+    get collections() {
+      return state.collections;
+    },
+    stop: () => clock.clearInterval(timer),
+  };
+}
+
+let session: Session | undefined;
+
+/** V8's memory-reducing full collection, through an inspector session of this process. */
+async function collect(): Promise<void> {
+  if (!session) {
+    const { Session } = await import('node:inspector');
+    session = new Session();
+    session.connect();
+  }
+  const s = session;
+  await new Promise<void>((resolve, reject) => s.post('HeapProfiler.collectGarbage', (err) => (err ? reject(err) : resolve())));
+}

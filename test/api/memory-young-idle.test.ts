@@ -1,0 +1,71 @@
+// The service's young generation and its idle collection (backend/memory-settings.ts,
+// backend/idle-collector.ts), in the built headless entry started as users start it
+// (`node out/main/headless.js`, no flag that sets anything, no environment variable).
+// The same allocation load runs inside the service (through Node's inspector, opened by
+// SIGUSR1) and in a bare Node process: objects that live long enough to survive young
+// collections, as queued deliveries do, which is what makes V8 grow its young
+// generation. Then the service is left alone, and its young generation must come back
+// down with no collection asked for from outside.
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { startHeadless } from '../helpers/headless.js';
+import { openInspector } from '../helpers/inspector.js';
+import { waitUntil } from '../helpers/wait.js';
+import { YOUNG_GENERATION_CAP_MIB } from '../../src-main/backend/memory-settings.js';
+import { IDLE_TICK_MS, QUIET_TICKS } from '../../src-main/backend/idle-collector.js';
+
+const MIB = 1024 * 1024;
+const YOUNG = `(() => process.getBuiltinModule('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)`;
+/** 2 s of allocation with survivors, in event-loop turns; resolves with the largest young generation seen. */
+const LOAD = `(async () => {
+  const young = ${YOUNG};
+  let max = young();
+  const live = [];
+  const end = Date.now() + 2000;
+  while (Date.now() < end) {
+    for (let i = 0; i < 20000; i++) live.push({ a: i, b: 'x' + i, c: [i, i] });
+    if (live.length > 200000) live.splice(0, 100000);
+    await new Promise((r) => setImmediate(r));
+    max = Math.max(max, young());
+  }
+  return max;
+})()`;
+
+/** The LOAD in a bare Node process: the largest young generation it reached. */
+async function bareNodeYoungMax(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', `${LOAD}.then((m) => console.log(m))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  await new Promise((r) => child.once('exit', r));
+  return Number(out.trim());
+}
+
+describe('the young generation and the idle collection', () => {
+  it('keeps the young generation at its cap under load, and gives it back once the service is quiet', async () => {
+    // The load makes a bare Node grow its young generation past the cap: without the cap, so would the service.
+    expect(await bareNodeYoungMax()).toBeGreaterThan(YOUNG_GENERATION_CAP_MIB * MIB);
+
+    // --inspect-port only chooses where SIGUSR1 opens the inspector (a free loopback port); it sets nothing.
+    const h = await startHeadless({ env: { NODE_OPTIONS: '--inspect-port=127.0.0.1:0' } });
+    const inspector = await openInspector(h.child, h.stderr);
+    try {
+      const max = await inspector.evaluate<number>(LOAD);
+      expect(max).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_MIB * MIB);
+      expect(await inspector.evaluate<number>(`${YOUNG}()`)).toBeGreaterThan(2 * MIB);
+      // Quiet from here on: within a few ticks past QUIET_TICKS, the service collects on its own.
+      const small = await waitUntil(
+        'the young generation to shrink without a collection asked for',
+        async () => {
+          const now = await inspector.evaluate<number>(`${YOUNG}()`);
+          return now <= 2 * MIB && now;
+        },
+        (QUIET_TICKS + 10) * IDLE_TICK_MS,
+        250,
+      );
+      expect(small).toBeLessThanOrEqual(2 * MIB);
+    } finally {
+      inspector.close();
+      await h.stop();
+    }
+  });
+});
