@@ -2,7 +2,7 @@
 // app is expected to: a memory-reducing full garbage collection (V8 compacts its old
 // generation, shrinks the young generation to its smallest size and gives the freed
 // pages back), run once per quiet stretch and only when the heap has grown since the
-// last one. V8 has such a "memory reducer" of its own, but it is only armed by a full
+// last one (the first quiet stretch after start-up always counts). V8 has such a "memory reducer" of its own, but it is only armed by a full
 // collection during the load and then waits for a low allocation rate: after a burst
 // of deliveries the young generation (up to 32 MiB, all resident) stayed as it was for
 // as long as the service idled (docs/benchmark.md, figure 6).
@@ -37,7 +37,9 @@ export interface IdleCollector {
 export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
   let lastCpu = process.cpuUsage();
   let quiet = 0;
-  let heapAfterLast = getHeapStatistics().total_heap_size;
+  // 0: the first quiet stretch after start-up collects too (loading the store and the
+  // history leaves garbage and a grown young generation behind).
+  let heapAfterLast = 0;
   let running = false;
   let disabled = false;
   const state = { collections: 0 };
