@@ -14,7 +14,6 @@
 // port): HeapProfiler.collectGarbage is V8's memory-reducing collection, the only one
 // reachable from JavaScript without --expose-gc. It costs 10-50 ms of CPU, once.
 // Ticks use the system clock: a real-world wait that a frozen test clock must not stop.
-import type { Session } from 'node:inspector';
 import { getHeapStatistics } from 'node:v8';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
@@ -75,15 +74,20 @@ export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
   };
 }
 
-let session: Session | undefined;
-
-/** V8's memory-reducing full collection, through an inspector session of this process. */
+/**
+ * V8's memory-reducing full collection, through an inspector session of this process.
+ * The session is closed again right after: while one is open, Node also hands every
+ * console message to V8's inspector, which keeps the last thousand (and what they hold).
+ */
 async function collect(): Promise<void> {
-  if (!session) {
-    const { Session } = await import('node:inspector');
-    session = new Session();
-    session.connect();
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  try {
+    await new Promise<void>((resolve, reject) => session.post('HeapProfiler.collectGarbage', (err) => (err ? reject(err) : resolve())));
+  } finally {
+    // Not from within the session's own callback (Node 20 then stalls its event loop): on the next turn.
+    await new Promise<void>((resolve) => systemClock.setTimeout(resolve, 0));
+    session.disconnect();
   }
-  const s = session;
-  await new Promise<void>((resolve, reject) => s.post('HeapProfiler.collectGarbage', (err) => (err ? reject(err) : resolve())));
 }
