@@ -6,6 +6,7 @@ import express from 'express';
 import type { Redirector } from './delivery/redirector.js';
 import { settleHttpMessageShapes } from './http/message-shapes.js';
 import { keepTickObjectShape } from './http/tick-shape.js';
+import { presetExpressFields } from './http/express-shapes.js';
 import { mountConsole } from './console-api/mount.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
@@ -32,6 +33,9 @@ export function createApiServer(
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
   const fastRead = fastDocumentRead(service.domain, service.config, rateLimit);
   return createServer((req, res) => {
-    if (!redirector.handle(req, res) && !fastRead(req, res)) app(req, res);
+    if (redirector.handle(req, res) || fastRead(req, res)) return;
+    // Express's additions get shared maps (http/express-shapes.ts).
+    presetExpressFields(req, res);
+    app(req, res);
   });
 }

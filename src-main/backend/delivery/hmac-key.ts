@@ -3,7 +3,9 @@
 // out once per key. The same bytes as createHmac('sha256', key), which builds a native
 // HMAC object per signature (an OpenSSL context, a JavaScript wrapper the garbage
 // collector has to finalise): per delivery that cost about as much as hashing the body.
-import { hash } from 'node:crypto';
+// A message is put together in one small shared buffer; a bigger one (a body past
+// 16 KiB) goes through createHmac rather than a buffer of its size per signature.
+import { createHmac, hash } from 'node:crypto';
 
 const BLOCK = 64; // SHA-256's block size in bytes
 const DIGEST = 32;
@@ -12,12 +14,14 @@ const DIGEST = 32;
 const scratch = Buffer.allocUnsafe(BLOCK + 16 * 1024);
 
 export class HmacKey {
+  private readonly key: Uint8Array;
   /** key ⊕ 0x36…, the start of every inner hash. */
   private readonly ipad: Buffer;
   /** key ⊕ 0x5c…, then room for the inner digest. */
   private readonly outer: Buffer;
 
   constructor(key: Uint8Array) {
+    this.key = key;
     // A key longer than a block is hashed first (RFC 2104); a shorter one is padded with zeros.
     const k = key.length > BLOCK ? hash('sha256', key, 'buffer') : key;
     this.ipad = Buffer.alloc(BLOCK, 0x36);
@@ -31,15 +35,18 @@ export class HmacKey {
   /** The base64 HMAC-SHA256 of `text` (UTF-8) followed by `bytes`. */
   sign(text: string, bytes?: Uint8Array): string {
     const need = BLOCK + Buffer.byteLength(text, 'utf8') + (bytes?.length ?? 0);
-    // A big body gets a buffer of its own, freed after (the shared one stays small).
-    const buf = need <= scratch.length ? scratch : Buffer.allocUnsafe(need);
-    this.ipad.copy(buf, 0);
-    let n = BLOCK + buf.write(text, BLOCK, 'utf8');
+    // A big body is hashed where it is: copying it would allocate (and free) a buffer its size per signature.
+    if (need > scratch.length) {
+      const h = createHmac('sha256', this.key).update(text);
+      return (bytes ? h.update(bytes) : h).digest('base64');
+    }
+    this.ipad.copy(scratch, 0);
+    let n = BLOCK + scratch.write(text, BLOCK, 'utf8');
     if (bytes) {
-      buf.set(bytes, n);
+      scratch.set(bytes, n);
       n += bytes.length;
     }
-    hash('sha256', buf.subarray(0, n), 'buffer').copy(this.outer, BLOCK);
+    hash('sha256', scratch.subarray(0, n), 'buffer').copy(this.outer, BLOCK);
     return hash('sha256', this.outer, 'base64');
   }
 }

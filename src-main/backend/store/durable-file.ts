@@ -2,10 +2,17 @@
 // Guards against: a torn or half-written store (write to a temp file, fsync it, then
 // rename over the old one and fsync the folder), and a corrupt store being silently
 // overwritten (it is moved aside under a new name and reported, never written over).
-import { copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { systemClock } from '../clock.js';
+
+/**
+ * UTF-16 units of the text encoded and written at a time (at most 3 bytes each, so a
+ * piece's bytes stay under 128 KiB). Writing the whole text at once made a copy of it in
+ * C memory (several MB while deliveries are pending), at every checkpoint.
+ */
+const PIECE_CHARS = 42 * 1024;
 
 export class CorruptStoreError extends Error {
   override name = 'CorruptStoreError';
@@ -93,7 +100,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
     const tmp = `${this.path}.tmp`;
     const file = await open(tmp, 'w', 0o600);
     try {
-      await file.writeFile(text, 'utf8');
+      await writeInPieces(file, text);
       await file.datasync();
     } catch (err) {
       // A half-written copy (a full disk) is of no use, and it holds the space.
@@ -112,5 +119,22 @@ export class DurableJsonFile<T> implements Adapter<T> {
     } finally {
       await dir.close();
     }
+  }
+}
+
+/** Writes `text` as UTF-8 through one small buffer, piece by piece (a surrogate pair is never split). */
+async function writeInPieces(file: FileHandle, text: string): Promise<void> {
+  const buf = Buffer.allocUnsafeSlow(PIECE_CHARS * 3);
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + PIECE_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const bytes = buf.write(text.slice(at, end), 0, 'utf8');
+    for (let off = 0; off < bytes;) {
+      const { bytesWritten } = await file.write(buf, off, bytes - off);
+      if (bytesWritten <= 0) throw Object.assign(new Error('a checkpoint write made no progress'), { code: 'EIO' });
+      off += bytesWritten;
+    }
+    at = end;
   }
 }

@@ -9,7 +9,7 @@
 // journal being replayed over a newer checkpoint (generations).
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeLine, type Op, type Target } from './journal-line.js';
+import { encodeLineParts, type Op, type Target } from './journal-line.js';
 
 export const journalPath = (dir: string, gen: number) => join(dir, `journal-${gen}.jsonl`);
 
@@ -35,11 +35,13 @@ export class ChangeSet {
     this.changes.clear();
     this.count = 0;
   }
-  /** One line; records are serialised now, in their current state. */
-  toLine(): string {
-    const ops: Op[] = [];
-    for (const [c, m] of this.changes) for (const [key, record] of m) ops.push([c, key, record]);
-    return encodeLine(ops);
+  /** One line, in pieces (encodeLineParts); records are serialised now, in their current state. */
+  toLine(): Buffer[] {
+    return encodeLineParts(this.ops());
+  }
+
+  private *ops(): Generator<Op> {
+    for (const [c, m] of this.changes) for (const [key, record] of m) yield [c, key, record];
   }
 }
 
@@ -58,24 +60,18 @@ export class JournalFile {
     return this.size;
   }
 
-  async append(line: string): Promise<void> {
+  /** Appends one line (ChangeSet.toLine: its pieces, written together) and makes it durable. */
+  async append(line: Buffer[]): Promise<void> {
     if (!this.handle) {
       this.handle = await open(journalPath(this.dir, this.generation), 'a', 0o600);
       this.size = (await this.handle.stat()).size;
     }
-    const buf = Buffer.from(line, 'utf8');
     this.last = 0;
     try {
-      // A write can be short (a nearly full disk takes what fits and refuses the rest
-      // only on the next call): an unchecked short write acknowledged a torn line.
-      for (let off = 0; off < buf.length;) {
-        const { bytesWritten } = await this.handle.write(buf, off, buf.length - off, this.size + off);
-        if (bytesWritten <= 0) throw Object.assign(new Error('the journal write made no progress'), { code: 'EIO' });
-        off += bytesWritten;
-      }
+      const bytes = await writeAllAt(this.handle, line, this.size);
       await this.handle.datasync();
-      this.size += buf.length;
-      this.last = buf.length;
+      this.size += bytes;
+      this.last = bytes;
     } catch (err) {
       // Cut a partial line off, so the next append starts on a clean line.
       await this.handle.truncate(this.size).catch(() => undefined);
@@ -110,4 +106,31 @@ export class JournalFile {
     this.handle = null;
     await h?.close();
   }
+}
+
+/**
+ * Writes `parts` one after the other at `position` (one writev, more if it falls short)
+ * and returns how many bytes. A write can be short (a nearly full disk takes what fits and
+ * refuses the rest only on the next call): an unchecked short write acknowledged a torn line.
+ */
+async function writeAllAt(handle: FileHandle, parts: Buffer[], position: number): Promise<number> {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  let done = 0;
+  let rest = parts.filter((p) => p.length > 0);
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest, position + done);
+    if (bytesWritten <= 0) throw Object.assign(new Error('the journal write made no progress'), { code: 'EIO' });
+    done += bytesWritten;
+    rest = after(rest, bytesWritten);
+  }
+  return total;
+}
+
+/** What of `parts` is left once their first `n` bytes are written. */
+function after(parts: Buffer[], n: number): Buffer[] {
+  let i = 0;
+  while (i < parts.length && n >= parts[i].length) n -= parts[i++].length;
+  if (i === parts.length) return [];
+  return [parts[i].subarray(n), ...parts.slice(i + 1)];
 }

@@ -1,7 +1,7 @@
-// The history writer encodes lines into 1 MiB slabs: lines that cross from one slab to
+// The history writer encodes lines into 256 KiB slabs, reused once written: lines that cross from one slab to
 // the next, a line longer than a slab, several segments, and multi-byte characters must
 // all read back exactly, before and after a reopen.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
@@ -24,7 +24,7 @@ describe('history writer: slabs', () => {
     const log: HistoryLog = await make();
     const n = 3000;
     const bodyOf = (i: number) => `{"i":${i},"é":"${'ü'.repeat(i % 7)}","pad":"${'x'.repeat(700 + (i % 13))}"}`;
-    const huge = 'ß'.repeat(700 * 1024); // 1.4 MB of UTF-8: more than one slab
+    const huge = 'ß'.repeat(700 * 1024); // 1.4 MB of UTF-8: more than a slab
     log.recordEvent(event({ id: 'evt_1' }), huge);
     for (let i = 0; i < n; i++) {
       log.recordDelivery(delivery({ id: `msg_${i}`, event_id: 'evt_1' }));
@@ -51,5 +51,36 @@ describe('history writer: slabs', () => {
     await check(again);
     expect(again.listDeliveries({ company_id: 'co_a' }, { limit: 5000 }).data).toHaveLength(n);
     await again.close();
+  });
+
+  it('reuses a slab once it is written: 12 MB of history costs a few slabs, not 48, and every record reads back', async () => {
+    const t = await tempDir();
+    cleanups.push(t.cleanup);
+    const log = createHistoryLog({ dir: t.dir, cap: 100_000, segmentBytes: 64 * 1024 * 1024 });
+    await log.open();
+    const slabs = vi.spyOn(Buffer, 'allocUnsafeSlow');
+    const bodyOf = (i: number) => `{"i":${i},"pad":"${String(i % 10).repeat(3000 + (i % 17))}"}`;
+    const n = 4000; // ~12 MB of attempt lines
+    log.recordEvent(event({ id: 'evt_1' }), '{}');
+    for (let i = 0; i < n; i++) {
+      log.recordDelivery(delivery({ id: `msg_${i}`, event_id: 'evt_1' }));
+      log.recordAttempt(
+        attempt({
+          delivery_id: `msg_${i}`,
+          request: { method: 'POST', url: 'http://127.0.0.1:9/h', headers: { 'webhook-id': `msg_${i}` }, body: bodyOf(i) },
+        }),
+      );
+      if (i % 100 === 99) await log.flush(); // each batch written before more comes, as under steady load
+    }
+    await log.flush();
+    const made = slabs.mock.calls.filter(([size]) => size === 256 * 1024).length;
+    slabs.mockRestore();
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(5); // the current slab, those of a batch being written and the spares: not one per 256 KiB written
+    for (const i of [0, 1, 99, 100, 777, 2048, 3333, n - 1]) {
+      const [a] = await log.getAttempts(`msg_${i}`);
+      expect(a.request.body).toBe(bodyOf(i));
+    }
+    await log.close();
   });
 });

@@ -6,7 +6,7 @@
 import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary, type EventSummary } from '../history-types.js';
 import { EVENT_KEYS } from './event-table.js';
 import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
-import { isScalar, jsonString, jsonValue } from './json-text.js';
+import { isScalar, jsonString, jsonValue, memoFor } from './json-text.js';
 
 /** An attempt's request body stored as the event line at this offset of the same segment (bytes, no newline). */
 export interface BodyRef {
@@ -165,8 +165,9 @@ export function decodeAttempt(x: unknown, deliveryId: string): { attempt: Attemp
 function encodePositional(d: object, keys: readonly string[]): string {
   if (!isPlain(d) || !hasKeys(d, keys, false)) return JSON.stringify(d);
   let out = '[';
+  const memo = memoFor(keys);
   for (let i = 0; i < keys.length; i++) {
-    const json = jsonValue(d[keys[i] as keyof typeof d]);
+    const json = memo.json(i, d[keys[i] as keyof typeof d]);
     if (json === undefined) return JSON.stringify(d); // a key JSON leaves out stays left out
     out += (i > 0 ? ',' : '') + json;
   }

@@ -12,9 +12,14 @@ export const IMPORTED = 1;
 export const CHECK = 2;
 export const TUNNEL_OFFLINE = 4;
 
+/** The last created_at read, and its time: the deliveries of one event, recorded in a row, share it. */
+let lastCreated: unknown;
+let lastCreatedMs = NaN;
+
 /** The compact form's numbers, or null if the summary does not fit it exactly. */
 export function numbers(v: DeliverySummary): [number, number, number, number, number] | null {
-  const created = isoMs(v.created_at);
+  if (v.created_at !== lastCreated) lastCreatedMs = isoMs((lastCreated = v.created_at));
+  const created = lastCreatedMs;
   const lastAt = v.last_attempt_at === null ? NaN : isoMs(v.last_attempt_at);
   const code = numOrNull(v.last_status_code);
   const dur = numOrNull(v.last_duration_ms);

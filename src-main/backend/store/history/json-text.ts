@@ -24,3 +24,32 @@ export function jsonValue(v: unknown): string | undefined {
 
 /** A string, finite or other number, boolean or null: its JSON is never undefined and never that of an object or list. */
 export const isScalar = (v: unknown): boolean => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * jsonValue for the values at positions 0..n-1 of records written one after another
+ * (summaries by SUMMARY_KEYS): a value identical to the last one at its position gives
+ * the last text again. The deliveries of one event, recorded together, share all but
+ * three of a summary's fifteen values. Only scalars are remembered (an object may have
+ * changed since).
+ */
+export class JsonMemo {
+  private readonly values: unknown[] = [];
+  private readonly texts: (string | undefined)[] = [];
+
+  json(i: number, v: unknown): string | undefined {
+    if (v === this.values[i] && isScalar(v)) return this.texts[i];
+    const text = jsonValue(v);
+    this.values[i] = v;
+    this.texts[i] = text;
+    return text;
+  }
+}
+
+const memos = new Map<readonly string[], JsonMemo>();
+
+/** The JsonMemo of records written with these keys. */
+export function memoFor(keys: readonly string[]): JsonMemo {
+  let m = memos.get(keys);
+  if (!m) memos.set(keys, (m = new JsonMemo()));
+  return m;
+}

@@ -43,7 +43,14 @@ export function newSegment(dir: string, id: number, isNew: boolean): Segment {
   return { id, path: join(dir, segmentName(id)), size: 0, written: 0, isNew, created: 0 };
 }
 
-const CHUNK = 4 * 1024 * 1024;
+/** Bytes read at a time by a scan (a line longer than this grows a buffer of its own, used once). */
+const CHUNK = 256 * 1024;
+/**
+ * The scan buffer of the last scan, kept for the next one (a segment rotation scans the
+ * closed segment): a fresh multi-MB buffer per scan was one more big block for glibc to
+ * keep after its free.
+ */
+let spareChunk: Buffer | null = null;
 
 export interface ScanResult {
   /** Bytes up to and including the last complete line. */
@@ -63,14 +70,16 @@ export async function scanSegment(
 ): Promise<ScanResult> {
   const fh = await open(path, 'r');
   let skipped = 0;
+  const chunk = spareChunk ?? Buffer.allocUnsafeSlow(CHUNK);
+  spareChunk = null; // a scan running meanwhile gets its own
   try {
-    let buf = Buffer.allocUnsafe(CHUNK);
+    let buf = chunk;
     let bufStart = 0; // file offset of buf[0]
     let filled = 0;
     for (;;) {
       if (filled === buf.length) {
         // One line longer than the buffer: grow it.
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        const bigger = Buffer.allocUnsafeSlow(buf.length * 2);
         buf.copy(bigger, 0, 0, filled);
         buf = bigger;
       }
@@ -96,6 +105,7 @@ export async function scanSegment(
     }
     return { validLength: bufStart, fileSize: bufStart + filled, skipped };
   } finally {
+    spareChunk = chunk;
     await fh.close();
   }
 }

@@ -96,7 +96,12 @@ export function sidecarArrays(d: SidecarData): [string, Float64Array | Int32Arra
 
 type ColEntry = [string, number, number] | [string, number, number, ColumnEncoding];
 
-export function encodeSidecar(d: SidecarData): Buffer {
+/**
+ * The sidecar's bytes as the pieces to write in order, the checksum last. The columns are
+ * views of the index's arrays: joining them (twice, for the checksum) made copies of the
+ * whole file in C memory at every segment rotation.
+ */
+export function encodeSidecar(d: SidecarData): Buffer[] {
   const cols: ColEntry[] = [];
   const parts: Buffer[] = [];
   let at = 0;
@@ -112,10 +117,13 @@ export function encodeSidecar(d: SidecarData): Buffer {
   len.writeUInt32LE(d.header.rows, 0);
   len.writeUInt32LE(head.length, 4);
   const before = PREFIX + head.length;
-  const body = Buffer.concat([MAGIC, len, head, Buffer.alloc(pad8(before)), ...parts]);
+  const pieces = [MAGIC, len, head, Buffer.alloc(pad8(before)), ...parts];
+  let crc = 0;
+  for (const p of pieces) crc = crc32(p, crc);
   const sum = Buffer.alloc(4);
-  sum.writeUInt32LE(crc32(body));
-  return Buffer.concat([body, sum]);
+  sum.writeUInt32LE(crc);
+  pieces.push(sum);
+  return pieces;
 }
 
 /** The number of delivery rows a sidecar says it has, from its first bytes (0 if they are not a sidecar's). */

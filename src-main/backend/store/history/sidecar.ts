@@ -62,6 +62,7 @@ async function putSidecar(segmentPath: string, data: SidecarData): Promise<void>
   const path = sidecarPath(segmentPath);
   const tmp = `${path}.tmp`;
   // No fsync: a sidecar lost or torn in a crash fails its checksum and the segment is scanned.
+  // writeFile writes the pieces one after the other (no joined copy).
   await writeFile(tmp, encodeSidecar(data), { mode: 0o600 });
   await rename(tmp, path);
   // Retention may have dropped the segment while it was scanned: it deletes the segment,

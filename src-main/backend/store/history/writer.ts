@@ -5,6 +5,11 @@
 // batch) shortly after, or at once when the buffer is large. flush() waits for a write of everything appended so far plus one fdatasync;
 // calls that arrive while one is under way share the next round, so many concurrent
 // flushes cost one write and one sync, and a flush with nothing new costs nothing.
+// Slabs are reused once everything in them is written, and a batch that spans slabs is
+// written with one writev of their pieces: a 1 MiB buffer allocated for every MiB of
+// history (and a copy of each batch that crossed a slab) was the largest churn of C
+// memory in the process, and glibc keeps such freed blocks (docs/benchmark.md, "Reading
+// a run"). Slabs are small, so the few kept cost little when the log is idle.
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Loc, Segment } from './segments.js';
@@ -20,8 +25,10 @@ interface Chunk {
   bytes: number;
 }
 
-/** Lines are encoded into slabs of this size (a longer line gets a slab of its own size). */
-const SLAB_BYTES = 1024 * 1024;
+/** Lines are encoded into slabs of this size (a longer line gets a slab of its own size, used once). */
+const SLAB_BYTES = 256 * 1024;
+/** Written slabs kept for reuse: the current slab plus these are all the writer holds when idle. */
+const SPARE_SLABS = 2;
 
 interface Waiter {
   target: number;
@@ -52,8 +59,11 @@ export class SegmentWriter {
   private fhSeg: Segment | null = null;
   private failure: unknown = null;
   /** Where appends are encoded; bytes before `slabUsed` belong to queued chunks and never change. */
-  private slab = Buffer.allocUnsafeSlow(0);
+  private slab: Buffer = Buffer.allocUnsafeSlow(0);
   private slabUsed = 0;
+  /** Full slabs, each with the `appended` count its last byte reaches: reusable once `written` gets there. */
+  private retired: { slab: Buffer; upTo: number }[] = [];
+  private spare: Buffer[] = [];
 
   constructor(private readonly opts: WriterOptions) {}
 
@@ -62,11 +72,8 @@ export class SegmentWriter {
     const loc: Loc = { seg, off: seg.size, len: bytes - 1 };
     seg.size += bytes;
     if (this.failure) return loc; // the log is broken; the index still answers from memory
+    if (this.slab.length - this.slabUsed < bytes) this.nextSlab(bytes);
     this.appended += bytes;
-    if (this.slab.length - this.slabUsed < bytes) {
-      this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
-      this.slabUsed = 0;
-    }
     const start = this.slabUsed;
     this.slab.write(line, start, bytes, 'utf8');
     this.slabUsed += bytes;
@@ -92,6 +99,20 @@ export class SegmentWriter {
       this.timer.unref();
     }
     return loc;
+  }
+
+  private nextSlab(bytes: number): void {
+    if (this.slab.length === SLAB_BYTES) this.retired.push({ slab: this.slab, upTo: this.appended });
+    this.slab = bytes <= SLAB_BYTES ? (this.spare.pop() ?? Buffer.allocUnsafeSlow(SLAB_BYTES)) : Buffer.allocUnsafeSlow(bytes);
+    this.slabUsed = 0;
+  }
+
+  /** Slabs whose every byte is in the files go back to the spares (the queue holds no view of them any more). */
+  private recycle(): void {
+    while (this.retired.length > 0 && this.retired[0].upTo <= this.written) {
+      const { slab } = this.retired.shift()!;
+      if (this.spare.length < SPARE_SLABS) this.spare.push(slab);
+    }
   }
 
   /** Resolves once everything appended so far is in the files (not necessarily durable). */
@@ -149,6 +170,7 @@ export class SegmentWriter {
     this.queue = [];
     this.queuedBytes = 0;
     this.appended = this.written = this.synced = 0;
+    this.retired = []; // their marks counted bytes from before the reset
     this.failure = null;
     const fh = this.fh;
     this.fh = null;
@@ -180,10 +202,11 @@ export class SegmentWriter {
         for (const chunk of batch) {
           const fh = await this.handleFor(chunk.seg);
           if (chunk.slab) chunk.parts.push(chunk.slab.subarray(chunk.from, chunk.to));
-          await writeAll(fh, chunk.parts.length === 1 ? chunk.parts[0] : Buffer.concat(chunk.parts, chunk.bytes));
+          await writeAll(fh, chunk.parts);
           chunk.seg.written += chunk.bytes;
           this.written += chunk.bytes;
         }
+        this.recycle();
         this.writeWaiters = settle(this.writeWaiters, this.written);
       }
       if (this.syncWaiters.some((w) => w.target <= this.written)) {
@@ -242,12 +265,21 @@ function settle(waiters: Waiter[], reached: number): Waiter[] {
   return rest;
 }
 
-async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
-  let off = 0;
-  while (off < buf.length) {
-    const { bytesWritten } = await fh.write(buf, off, buf.length - off, null);
-    off += bytesWritten;
+/** Writes `parts` in order (one writev; again for what a short write left). */
+async function writeAll(fh: FileHandle, parts: Buffer[]): Promise<void> {
+  let rest = parts;
+  while (rest.length > 0) {
+    const { bytesWritten } = rest.length === 1 ? await fh.write(rest[0], 0, rest[0].length, null) : await fh.writev(rest);
+    if (bytesWritten <= 0) throw Object.assign(new Error('a history write made no progress'), { code: 'EIO' });
+    rest = afterBytes(rest, bytesWritten);
   }
+}
+
+function afterBytes(parts: Buffer[], n: number): Buffer[] {
+  let i = 0;
+  while (i < parts.length && n >= parts[i].length) n -= parts[i++].length;
+  if (i === parts.length) return [];
+  return n === 0 ? parts.slice(i) : [parts[i].subarray(n), ...parts.slice(i + 1)];
 }
 
 export async function syncDir(dir: string): Promise<void> {
