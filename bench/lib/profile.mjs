@@ -52,10 +52,16 @@ export async function summariseProfile(dir, files, { spawnedAt, windows = [], n 
     incl: new Map(),
     total: 0,
   }));
+  // A sample's time is the time since the previous one: after the process was descheduled
+  // (a busy machine) it carries milliseconds, usually on a function that woke a thread.
+  // Each sample counts for at most 1.5 sampling intervals (the median time between samples).
+  const sorted = prof.timeDeltas.filter((d) => d > 0).sort((a, b) => a - b);
+  const cap = 1.5 * (sorted[sorted.length >> 1] ?? 1000);
   let t = prof.startTime;
   for (let i = 0; i < prof.samples.length; i++) {
-    const dt = prof.timeDeltas[i] ?? 0;
-    t += dt;
+    const raw = prof.timeDeltas[i] ?? 0;
+    t += raw;
+    const dt = Math.min(raw, cap);
     const node = nodes.get(prof.samples[i]);
     if (!node) continue;
     const key = label(node.callFrame);
@@ -70,12 +76,12 @@ export async function summariseProfile(dir, files, { spawnedAt, windows = [], n 
   }
   const lines = [];
   // The windows' times too, so the profile can be read again differently (capped samples, other functions).
-  const out = { file: join(dir, file), spawnedAt, windows, sections: [] };
+  const out = { file: join(dir, file), spawnedAt, windows, capUs: Math.round(cap), sections: [] };
   for (const s of sections) {
     const self = top(s.self, s.total || 1, n);
     const incl = top(s.incl, s.total || 1, n);
     out.sections.push({ name: s.name, total_ms: +(s.total / 1000).toFixed(0), self, inclusive_app: incl });
-    lines.push(`  ${s.name} (${(s.total / 1000).toFixed(0)} ms of samples) — self time:`);
+    lines.push(`  ${s.name} (${(s.total / 1000).toFixed(0)} ms of samples, each at most ${Math.round(cap)} µs) — self time:`);
     for (const r of self) lines.push(`    ${r.pct.toFixed(1).padStart(5)}%  ${r.ms.toFixed(0).padStart(6)} ms  ${r.fn}`);
     lines.push('    inclusive time of application functions:');
     for (const r of incl) lines.push(`    ${r.pct.toFixed(1).padStart(5)}%  ${r.ms.toFixed(0).padStart(6)} ms  ${r.fn}`);

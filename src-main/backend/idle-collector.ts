@@ -2,7 +2,7 @@
 // app is expected to: a memory-reducing full garbage collection (V8 compacts its old
 // generation, shrinks the young generation to its smallest size and gives the freed
 // pages back), run once per quiet stretch and only when the heap has grown since the
-// last one. V8 has such a "memory reducer" of its own, but it is only armed by a full
+// last one (the first quiet stretch after start-up always counts). V8 has such a "memory reducer" of its own, but it is only armed by a full
 // collection during the load and then waits for a low allocation rate: after a burst
 // of deliveries the young generation (up to 32 MiB, all resident) stayed as it was for
 // as long as the service idled (docs/benchmark.md, figure 6).
@@ -14,7 +14,6 @@
 // port): HeapProfiler.collectGarbage is V8's memory-reducing collection, the only one
 // reachable from JavaScript without --expose-gc. It costs 10-50 ms of CPU, once.
 // Ticks use the system clock: a real-world wait that a frozen test clock must not stop.
-import type { Session } from 'node:inspector';
 import { getHeapStatistics } from 'node:v8';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
@@ -37,7 +36,9 @@ export interface IdleCollector {
 export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
   let lastCpu = process.cpuUsage();
   let quiet = 0;
-  let heapAfterLast = getHeapStatistics().total_heap_size;
+  // 0: the first quiet stretch after start-up collects too (loading the store and the
+  // history leaves garbage and a grown young generation behind).
+  let heapAfterLast = 0;
   let running = false;
   let disabled = false;
   const state = { collections: 0 };
@@ -73,15 +74,20 @@ export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
   };
 }
 
-let session: Session | undefined;
-
-/** V8's memory-reducing full collection, through an inspector session of this process. */
+/**
+ * V8's memory-reducing full collection, through an inspector session of this process.
+ * The session is closed again right after: while one is open, Node also hands every
+ * console message to V8's inspector, which keeps the last thousand (and what they hold).
+ */
 async function collect(): Promise<void> {
-  if (!session) {
-    const { Session } = await import('node:inspector');
-    session = new Session();
-    session.connect();
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  try {
+    await new Promise<void>((resolve, reject) => session.post('HeapProfiler.collectGarbage', (err) => (err ? reject(err) : resolve())));
+  } finally {
+    // Not from within the session's own callback (Node 20 then stalls its event loop): on the next turn.
+    await new Promise<void>((resolve) => systemClock.setTimeout(resolve, 0));
+    session.disconnect();
   }
-  const s = session;
-  await new Promise<void>((resolve, reject) => s.post('HeapProfiler.collectGarbage', (err) => (err ? reject(err) : resolve())));
 }

@@ -10,6 +10,7 @@
 // as its typed array's little-endian bytes. "CSIDX02" files (every column kept so, no
 // encodings) are still read.
 import { crc32 } from 'node:zlib';
+import { utf8Pieces } from '../utf8-pieces.js';
 import { decodeColumn, encodeColumn, type Column, type ColumnCtor, type ColumnEncoding } from './column-codec.js';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import type { ScannedRecord } from './records.js';
@@ -112,12 +113,14 @@ export function encodeSidecar(d: SidecarData): Buffer[] {
     parts.push(bytes, Buffer.alloc(pad8(bytes.length)));
     at += bytes.length + pad8(bytes.length);
   }
-  const head = Buffer.from(JSON.stringify({ ...d.header, cols }));
+  // The header (ids, string tables, foreign records: MBs for a full segment) in pieces too.
+  const head = JSON.stringify({ ...d.header, cols });
+  const headBytes = Buffer.byteLength(head, 'utf8');
   const len = Buffer.alloc(8);
   len.writeUInt32LE(d.header.rows, 0);
-  len.writeUInt32LE(head.length, 4);
-  const before = PREFIX + head.length;
-  const pieces = [MAGIC, len, head, Buffer.alloc(pad8(before)), ...parts];
+  len.writeUInt32LE(headBytes, 4);
+  const before = PREFIX + headBytes;
+  const pieces = [MAGIC, len, ...utf8Pieces(head), Buffer.alloc(pad8(before)), ...parts];
   let crc = 0;
   for (const p of pieces) crc = crc32(p, crc);
   const sum = Buffer.alloc(4);
