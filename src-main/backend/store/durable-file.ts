@@ -6,6 +6,7 @@ import { copyFile, link, open, readFile, rename, unlink, type FileHandle } from 
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { systemClock } from '../clock.js';
+import { writeParts } from './write-parts.js';
 
 /**
  * UTF-16 units of the text encoded and written at a time (at most 3 bytes each, so a
@@ -130,11 +131,7 @@ async function writeInPieces(file: FileHandle, text: string): Promise<void> {
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
     const bytes = buf.write(text.slice(at, end), 0, 'utf8');
-    for (let off = 0; off < bytes;) {
-      const { bytesWritten } = await file.write(buf, off, bytes - off);
-      if (bytesWritten <= 0) throw Object.assign(new Error('a checkpoint write made no progress'), { code: 'EIO' });
-      off += bytesWritten;
-    }
+    await writeParts(file, [buf.subarray(0, bytes)], null, 'data.json');
     at = end;
   }
 }

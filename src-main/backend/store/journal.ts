@@ -8,6 +8,7 @@
 // corrupting later lines (the file is cut back to its last good length), and an old
 // journal being replayed over a newer checkpoint (generations).
 import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { writeParts } from './write-parts.js';
 import { join } from 'node:path';
 import { encodeLineParts, type Op, type Target } from './journal-line.js';
 
@@ -68,7 +69,7 @@ export class JournalFile {
     }
     this.last = 0;
     try {
-      const bytes = await writeAllAt(this.handle, line, this.size);
+      const bytes = await writeParts(this.handle, line, this.size, 'the journal');
       await this.handle.datasync();
       this.size += bytes;
       this.last = bytes;
@@ -106,31 +107,4 @@ export class JournalFile {
     this.handle = null;
     await h?.close();
   }
-}
-
-/**
- * Writes `parts` one after the other at `position` (one writev, more if it falls short)
- * and returns how many bytes. A write can be short (a nearly full disk takes what fits and
- * refuses the rest only on the next call): an unchecked short write acknowledged a torn line.
- */
-async function writeAllAt(handle: FileHandle, parts: Buffer[], position: number): Promise<number> {
-  let total = 0;
-  for (const p of parts) total += p.length;
-  let done = 0;
-  let rest = parts.filter((p) => p.length > 0);
-  while (rest.length > 0) {
-    const { bytesWritten } = await handle.writev(rest, position + done);
-    if (bytesWritten <= 0) throw Object.assign(new Error('the journal write made no progress'), { code: 'EIO' });
-    done += bytesWritten;
-    rest = after(rest, bytesWritten);
-  }
-  return total;
-}
-
-/** What of `parts` is left once their first `n` bytes are written. */
-function after(parts: Buffer[], n: number): Buffer[] {
-  let i = 0;
-  while (i < parts.length && n >= parts[i].length) n -= parts[i++].length;
-  if (i === parts.length) return [];
-  return [parts[i].subarray(n), ...parts.slice(i + 1)];
 }

@@ -14,6 +14,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Loc, Segment } from './segments.js';
 import { systemClock, type Timer } from '../../clock.js';
+import { writeParts } from '../write-parts.js';
 
 /** Consecutive bytes of one segment: earlier slab views, then an open range of the current slab. */
 interface Chunk {
@@ -202,7 +203,7 @@ export class SegmentWriter {
         for (const chunk of batch) {
           const fh = await this.handleFor(chunk.seg);
           if (chunk.slab) chunk.parts.push(chunk.slab.subarray(chunk.from, chunk.to));
-          await writeAll(fh, chunk.parts);
+          await writeParts(fh, chunk.parts, null, 'the history log');
           chunk.seg.written += chunk.bytes;
           this.written += chunk.bytes;
         }
@@ -263,23 +264,6 @@ function settle(waiters: Waiter[], reached: number): Waiter[] {
     else rest.push(w);
   }
   return rest;
-}
-
-/** Writes `parts` in order (one writev; again for what a short write left). */
-async function writeAll(fh: FileHandle, parts: Buffer[]): Promise<void> {
-  let rest = parts;
-  while (rest.length > 0) {
-    const { bytesWritten } = rest.length === 1 ? await fh.write(rest[0], 0, rest[0].length, null) : await fh.writev(rest);
-    if (bytesWritten <= 0) throw Object.assign(new Error('a history write made no progress'), { code: 'EIO' });
-    rest = afterBytes(rest, bytesWritten);
-  }
-}
-
-function afterBytes(parts: Buffer[], n: number): Buffer[] {
-  let i = 0;
-  while (i < parts.length && n >= parts[i].length) n -= parts[i++].length;
-  if (i === parts.length) return [];
-  return n === 0 ? parts.slice(i) : [parts[i].subarray(n), ...parts.slice(i + 1)];
 }
 
 export async function syncDir(dir: string): Promise<void> {
