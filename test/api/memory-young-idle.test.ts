@@ -16,14 +16,19 @@ import { IDLE_TICK_MS, QUIET_TICKS } from '../../src-main/backend/idle-collector
 
 const MIB = 1024 * 1024;
 const YOUNG = `(() => process.getBuiltinModule('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)`;
-/** 2 s of allocation with survivors, in event-loop turns; resolves with the largest young generation seen. */
+/**
+ * 2 s of allocation with survivors, in event-loop turns of about 0.3 MB each (the size of a
+ * busy request's or delivery's turn, well under the young generation); resolves with the
+ * largest young generation seen. The cap is set from each collection's entry, which Node
+ * hands over a turn later, so it is the size of a turn that the cap's promise is about.
+ */
 const LOAD = `(async () => {
   const young = ${YOUNG};
   let max = young();
   const live = [];
   const end = Date.now() + 2000;
   while (Date.now() < end) {
-    for (let i = 0; i < 20000; i++) live.push({ a: i, b: 'x' + i, c: [i, i] });
+    for (let i = 0; i < 2000; i++) live.push({ a: i, b: 'x' + i, c: [i, i] });
     if (live.length > 200000) live.splice(0, 100000);
     await new Promise((r) => setImmediate(r));
     max = Math.max(max, young());
