@@ -12,6 +12,25 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
+/** Records `n` deliveries of evt_1, each with one attempt whose request body is `bodyOf(i)`; `between(i)` may pause after each. */
+async function recordMany(
+  log: HistoryLog,
+  n: number,
+  bodyOf: (i: number) => string,
+  between: (i: number) => Promise<unknown> | undefined,
+): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    log.recordDelivery(delivery({ id: `msg_${i}`, event_id: 'evt_1' }));
+    log.recordAttempt(
+      attempt({
+        delivery_id: `msg_${i}`,
+        request: { method: 'POST', url: 'http://127.0.0.1:9/h', headers: { 'webhook-id': `msg_${i}` }, body: bodyOf(i) },
+      }),
+    );
+    await between(i);
+  }
+}
+
 describe('history writer: slabs', () => {
   it('reads back every record after crossing slabs, a line bigger than a slab, and segment rotation', async () => {
     const t = await tempDir();
@@ -26,16 +45,8 @@ describe('history writer: slabs', () => {
     const bodyOf = (i: number) => `{"i":${i},"é":"${'ü'.repeat(i % 7)}","pad":"${'x'.repeat(700 + (i % 13))}"}`;
     const huge = 'ß'.repeat(700 * 1024); // 1.4 MB of UTF-8: more than a slab
     log.recordEvent(event({ id: 'evt_1' }), huge);
-    for (let i = 0; i < n; i++) {
-      log.recordDelivery(delivery({ id: `msg_${i}`, event_id: 'evt_1' }));
-      log.recordAttempt(
-        attempt({
-          delivery_id: `msg_${i}`,
-          request: { method: 'POST', url: 'http://127.0.0.1:9/h', headers: { 'webhook-id': `msg_${i}` }, body: bodyOf(i) },
-        }),
-      );
-      if (i % 500 === 0) await new Promise((r) => setTimeout(r, 1)); // let some batches go out in between
-    }
+    // let some batches go out in between
+    await recordMany(log, n, bodyOf, (i) => (i % 500 === 0 ? new Promise((r) => setTimeout(r, 1)) : undefined));
     const check = async (l: HistoryLog) => {
       expect(await l.getEventBody('evt_1')).toBe(huge);
       for (const i of [0, 1, 341, 1337, 1338, 2000, n - 1]) {
@@ -62,16 +73,8 @@ describe('history writer: slabs', () => {
     const bodyOf = (i: number) => `{"i":${i},"pad":"${String(i % 10).repeat(3000 + (i % 17))}"}`;
     const n = 4000; // ~12 MB of attempt lines
     log.recordEvent(event({ id: 'evt_1' }), '{}');
-    for (let i = 0; i < n; i++) {
-      log.recordDelivery(delivery({ id: `msg_${i}`, event_id: 'evt_1' }));
-      log.recordAttempt(
-        attempt({
-          delivery_id: `msg_${i}`,
-          request: { method: 'POST', url: 'http://127.0.0.1:9/h', headers: { 'webhook-id': `msg_${i}` }, body: bodyOf(i) },
-        }),
-      );
-      if (i % 100 === 99) await log.flush(); // each batch written before more comes, as under steady load
-    }
+    // each batch written before more comes, as under steady load
+    await recordMany(log, n, bodyOf, (i) => (i % 100 === 99 ? log.flush() : undefined));
     await log.flush();
     const made = slabs.mock.calls.filter(([size]) => size === 256 * 1024).length;
     slabs.mockRestore();
