@@ -8,6 +8,7 @@
 // these timeouts never cut them.
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { presetExpressFields } from '../http/express-shapes.js';
 import type { Receiver } from './receiver.js';
 
 /** Node's own default, said here so that it is a decision: a request's headers, all together. */
@@ -44,7 +45,12 @@ export function createReceiverServer(receiver: Pick<Receiver, 'app' | 'limits'>)
       // How often the timeouts above are checked (Node's default, 30 s, would let a slow sender overstay by that much).
       connectionsCheckingInterval: Math.min(1000, l.requestTimeoutMs),
     },
-    receiver.app,
+    (req, res) => {
+      // Express's additions get shared maps, as on the API listener (http/express-shapes.ts): node:http's
+      // code is one for the whole process, and inbox traffic would otherwise slow the service API too.
+      presetExpressFields(req, res);
+      receiver.app(req, res);
+    },
   );
   server.maxConnections = l.maxConnections;
   server.on('clientError', answerClientError);

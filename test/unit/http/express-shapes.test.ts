@@ -6,13 +6,15 @@
 // Two requests are held together in a route of a real Express 5 app on loopback (a
 // router mounted on the app, a JSON body, a path parameter, as the service has), and
 // their maps are compared there with V8's %HaveSameMap.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import express, { Router } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonBody } from '../../../src-main/backend/http/body.js';
 import { presetExpressFields } from '../../../src-main/backend/http/express-shapes.js';
+import { createReceiverServer } from '../../../src-main/backend/receiver/server.js';
+import { DEFAULT_LIMITS } from '../../../src-main/backend/receiver/types.js';
 
 setFlagsFromString('--allow-natives-syntax');
 const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
@@ -22,7 +24,7 @@ let close: (() => void) | undefined;
 afterEach(() => close?.());
 
 /** Two concurrent POSTs, held together in the route and compared there; the pair before them only warms up. */
-async function twoHeldTogether(preset: boolean): Promise<{ pair: Pair; answers: unknown[] }> {
+async function twoHeldTogether(listen: (app: express.Express) => Server): Promise<{ pair: Pair; answers: unknown[] }> {
   const pairs: Pair[] = [];
   let waiting: { req: express.Request; res: express.Response }[] = [];
   const api = Router();
@@ -41,10 +43,7 @@ async function twoHeldTogether(preset: boolean): Promise<{ pair: Pair; answers: 
   });
   const app = express();
   app.use(api);
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (preset) presetExpressFields(req, res);
-    app(req, res);
-  });
+  const server = listen(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   close = () => server.close();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,9 +56,21 @@ async function twoHeldTogether(preset: boolean): Promise<{ pair: Pair; answers: 
   return { pair: pairs[1], answers };
 }
 
+/** The API listener's way (api-server.ts): the preset, then the app. */
+const apiListener = (app: express.Express) =>
+  createServer((req: IncomingMessage, res: ServerResponse) => {
+    presetExpressFields(req, res);
+    app(req, res);
+  });
+/** The receiver's own listener (receiver/server.ts), around the same app. */
+const receiverListener = (app: express.Express) => createReceiverServer({ app, limits: DEFAULT_LIMITS });
+
 describe('presetExpressFields', () => {
-  it('gives two requests in one route the same maps, request and response, and changes nothing they read', async () => {
-    const { pair, answers } = await twoHeldTogether(true);
+  it.each([
+    ['the API listener', apiListener],
+    ['the receiver listener', receiverListener],
+  ])('gives two requests in one route the same maps, request and response, and changes nothing they read (%s)', async (_, listen) => {
+    const { pair, answers } = await twoHeldTogether(listen);
     expect(answers).toEqual([
       { status: 201, body: { id: 'a', body: { n: 1 } } },
       { status: 201, body: { id: 'b', body: { n: 1 } } },
