@@ -48,8 +48,7 @@ export class Scheduler {
   private paused = false;
   /** Subscriptions slowed down (429/502/504) until this time (epoch ms). */
   private readonly slowUntil = new Map<string, number>();
-  // A flag on the job, not a lookup in `jobs` (tens of thousands of ids during a burst): it is asked at every take.
-  private readonly isLive = (job: Job) => job.state === 'ready' && !job.gone;
+  private readonly isLive = (job: Job) => job.state === 'ready' && this.owns(job);
 
   constructor(private readonly opts: SchedulerOptions) {
     this.ready = new FairQueue<Job>(opts.maxTotal, opts.maxPerSubscription, (key) =>
@@ -75,7 +74,10 @@ export class Scheduler {
     return this.jobs.get(id);
   }
 
-  /** True while `job` is the one the scheduler holds for its id (not cancelled or finished). */
+  /**
+   * True while `job` is the one the scheduler holds for its id (not cancelled or finished).
+   * A flag on the job, not a lookup in `jobs` (tens of thousands of ids during a burst): it is asked at every take.
+   */
   owns(job: Job): boolean {
     return !job.gone;
   }

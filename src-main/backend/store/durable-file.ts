@@ -6,6 +6,7 @@ import { copyFile, link, open, readFile, rename, unlink, type FileHandle } from 
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { systemClock } from '../clock.js';
+import { textPieces } from './utf8-pieces.js';
 import { writeParts } from './write-parts.js';
 
 /**
@@ -123,15 +124,11 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 }
 
-/** Writes `text` as UTF-8 through one small buffer, piece by piece (a surrogate pair is never split). */
+/** Writes `text` as UTF-8 through one small buffer, piece by piece (utf8-pieces.ts: a surrogate pair is never split). */
 async function writeInPieces(file: FileHandle, text: string): Promise<void> {
   const buf = Buffer.allocUnsafeSlow(PIECE_CHARS * 3);
-  for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + PIECE_CHARS);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const bytes = buf.write(text.slice(at, end), 0, 'utf8');
+  for (const piece of textPieces(text, PIECE_CHARS)) {
+    const bytes = buf.write(piece, 0, 'utf8');
     await writeParts(file, [buf.subarray(0, bytes)], null, 'data.json');
-    at = end;
   }
 }

@@ -6,17 +6,23 @@
 const PIECE_CHARS = 16 * 1024;
 
 /**
- * `text`'s UTF-8 bytes in pieces, never splitting a surrogate pair (for a well-formed
- * text, such as JSON.stringify's output, the pieces joined are exactly Buffer.from(text)).
+ * `text` cut into pieces of at most `chars` UTF-16 units, never inside a surrogate pair,
+ * so each piece encodes on its own to exactly its part of the whole text's UTF-8 (for a
+ * well-formed text, such as JSON.stringify's output).
  */
-export function utf8Pieces(text: string): Buffer[] {
-  const pieces: Buffer[] = [];
+export function* textPieces(text: string, chars: number): Generator<string> {
   for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + PIECE_CHARS);
+    let end = Math.min(text.length, at + chars);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    pieces.push(Buffer.from(text.slice(at, end), 'utf8'));
+    yield text.slice(at, end);
     at = end;
   }
+}
+
+/** `text`'s UTF-8 bytes in pieces (joined, exactly Buffer.from(text) for a well-formed text). */
+export function utf8Pieces(text: string): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (const piece of textPieces(text, PIECE_CHARS)) pieces.push(Buffer.from(piece, 'utf8'));
   return pieces;
 }
