@@ -155,7 +155,9 @@ export class HistoryIndex {
     const c = this.strs.find(companyId);
     const doc = this.strs.find(documentId);
     if (c === undefined || doc === undefined) return [];
-    return (this.docEvents.get(doc) ?? []).filter((i) => this.ev.company[i] === c).map((i) => this.ev.read(i));
+    const out: EventSummary[] = [];
+    for (const i of Array.from(this.docEvents.get(doc) ?? [])) if (this.ev.company[i] === c) out.push(this.ev.read(i));
+    return out;
   }
 
   // ---- start-up and paging ----
