@@ -31,11 +31,18 @@ const idx = new HistoryIndex();
 idx.segs.set(seg.id, seg);
 let seq = 0;
 let off = 0;
-for (let n = 0; n < total; ) {
+for (let n = 0; n < total;) {
   const evt = newId('evt');
-  const doc = docs[(n / fanout) % docs.length | 0];
+  const doc = docs[((n / fanout) % docs.length) | 0];
   const at = new Date(t0 + n).toISOString();
-  const e: EventSummary = { id: evt, company_id: 'co_bench', type: 'document.updated', timestamp: at, document_id: doc, subscription_id: null };
+  const e: EventSummary = {
+    id: evt,
+    company_id: 'co_bench',
+    type: 'document.updated',
+    timestamp: at,
+    document_id: doc,
+    subscription_id: null,
+  };
   idx.putEvent(++seq, e, { seg, off, len: 500 });
   off += 500;
   for (let k = 0; k < fanout && n < total; k++, n++) {
@@ -65,8 +72,7 @@ const after = heap();
 const per = (b: number): string => (b / total).toFixed(1).padStart(7);
 const bytes = (o: unknown): number => {
   let sum = 0;
-  for (const v of Object.values(o as Record<string, unknown>))
-    if (ArrayBuffer.isView(v)) sum += (v as ArrayBufferView).byteLength;
+  for (const v of Object.values(o as Record<string, unknown>)) if (ArrayBuffer.isView(v)) sum += (v as ArrayBufferView).byteLength;
   return sum;
 };
 // Typed storage, by structure (byteLength: what is committed for it).
@@ -83,7 +89,8 @@ let timeBytes = 0;
 for (const o of times.byCompany.values()) timeBytes += o.slots.byteLength + o.ms.byteLength;
 rows.push(['time order', timeBytes]);
 let runs = 0;
-for (const k of ['byCompany', 'bySubscription', 'byDocument', 'byEvent', 'docEvents']) runs += (r[k] as { runBytes?: number }).runBytes ?? 0;
+for (const k of ['byCompany', 'bySubscription', 'byDocument', 'byEvent', 'docEvents'])
+  runs += (r[k] as { runBytes?: number }).runBytes ?? 0;
 rows.push(['slot lists: runs (typed)', runs]);
 console.log(`${total} deliveries, fan-out ${fanout}: per delivery`);
 for (const [name, b] of rows) console.log(`${per(b)}  ${name}`);
