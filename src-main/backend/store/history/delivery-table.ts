@@ -21,6 +21,7 @@ import {
   TUNNEL_OFFLINE,
   type RowColumns,
 } from './delivery-row.js';
+import type { IdInterner } from './id-interner.js';
 import type { Interner } from './interner.js';
 import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
@@ -36,7 +37,7 @@ export class DeliveryTable {
 
   constructor(
     private readonly strs: Interner,
-    private readonly eventIds: Interner,
+    private readonly eventIds: IdInterner,
     private readonly pool: LocPool,
   ) {}
 

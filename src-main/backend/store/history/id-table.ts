@@ -142,6 +142,17 @@ export class IdTable {
     return n === -2 ? this.wideIds.get(slot) : undefined;
   }
 
+  /** Whether `slot` holds `id`, compared in place (no string made). */
+  holds(slot: number, id: string): boolean {
+    const n = slot < this.len.length ? this.len[slot] : -1;
+    if (n === -2) return this.wideIds.get(slot) === id;
+    if (n !== id.length) return false;
+    const { bytes } = this;
+    const o = this.off[slot];
+    for (let k = 0; k < n; k++) if (bytes[o + k] !== id.charCodeAt(k)) return false;
+    return true;
+  }
+
   has(slot: number): boolean {
     return slot < this.len.length && this.len[slot] !== -1;
   }

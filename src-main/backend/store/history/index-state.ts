@@ -9,6 +9,7 @@
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
 import { DeliveryTable } from './delivery-table.js';
 import { EventTable } from './event-table.js';
+import { IdInterner } from './id-interner.js';
 import { Interner } from './interner.js';
 import { LocPool } from './loc-pool.js';
 import { lowerBound, SlotLists } from './slot-lists.js';
@@ -20,7 +21,7 @@ const EMPTY: Page<DeliverySummary> = { data: [], has_more: false };
 
 export class HistoryIndex {
   readonly strs = new Interner();
-  readonly eventIds = new Interner();
+  readonly eventIds = new IdInterner();
   readonly pool = new LocPool();
   readonly d = new DeliveryTable(this.strs, this.eventIds, this.pool);
   readonly ev = new EventTable(this.strs, this.eventIds);
