@@ -48,8 +48,22 @@ function documentData(i: number): Record<string, unknown> {
       title: `Lease agreement, revision ${i}`,
       status: 'SENT',
       recipients: [
-        { public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE', name: 'Ada Lovelace', email: 'ada@example.com', role: 'signer', status: 'pending', completed_at: null },
-        { public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ', name: 'Alan Turing', email: 'alan@example.com', role: 'signer', status: 'viewed', completed_at: null },
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          role: 'signer',
+          status: 'pending',
+          completed_at: null,
+        },
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
+          name: 'Alan Turing',
+          email: 'alan@example.com',
+          role: 'signer',
+          status: 'viewed',
+          completed_at: null,
+        },
       ],
       metadata: { deal: 'D-1042', region: 'eu' },
       url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
@@ -82,7 +96,10 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   const rurl = receiver.url;
   const env = { COUNTERSIGN_ALLOW_PRIVATE_TARGETS: '1' };
-  const backend = createBackend(loadConfig(['--port', '0', '--receiver-port', '0', '--data-dir', dir], env), { clock: systemClock, tunnelAutostart: false });
+  const backend = createBackend(loadConfig(['--port', '0', '--receiver-port', '0', '--data-dir', dir], env), {
+    clock: systemClock,
+    tunnelAutostart: false,
+  });
   await backend.start();
   const { store, outbox, engine } = backend;
   store.companies.insert({ id: 'co_bench', name: 'Bench', created_at: new Date().toISOString() } as never);
@@ -104,7 +121,10 @@ async function main(): Promise<void> {
     const commits: Promise<void>[] = [];
     for (let e = 0; e < events; e += 50) {
       for (let k = 0; k < Math.min(50, events - e); k++)
-        outbox.enqueue({ company_id: 'co_bench', type: 'document.updated', document_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', data: documentData(e + k) }, subs);
+        outbox.enqueue(
+          { company_id: 'co_bench', type: 'document.updated', document_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', data: documentData(e + k) },
+          subs,
+        );
       commits.push(store.commit());
       await commits[commits.length - 1];
     }
