@@ -1,0 +1,175 @@
+// Measures what a queued delivery costs the service, in one process (not part of the test
+// suite): the heap it keeps while it waits, and the CPU of moving it through the queue.
+// A real backend (createBackend: store, history log, outbox, engine, memory settings)
+// delivers to bench/receiver.mjs (its own process). Events of ~730 bytes are enqueued to
+// 50 subscriptions through the outbox, 50 events per commit (the bench's 50 connections).
+//  1. kept: the receiver holds its answers; `events` x 50 deliveries are enqueued and
+//     committed, the engine takes them up (64 in flight, the rest queued); heap used after
+//     a full collection, against after they all ended (what stays, the history's index, is
+//     said apart), per delivery.
+//  2. drain: the receiver answers; CPU per delivery until all ended (every thread, and the
+//     main thread alone: the rest is mostly V8's garbage-collection workers).
+//  3. burst: enqueue while the engine sends (as the bench's PUTs do), CPU per delivery.
+// Run from the repository's root (--expose-gc is needed):
+//   npx rolldown bench/queue-bench.ts --platform node --format esm --file /tmp/queue-bench.mjs
+//   node --expose-gc /tmp/queue-bench.mjs [events=400] [rounds=3]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBackend } from '../src-main/backend/index.js';
+import { loadConfig } from '../src-main/backend/config.js';
+import { systemClock } from '../src-main/backend/clock.js';
+import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+const SUBS = 50;
+const events = Number(process.argv[2] ?? 400);
+const rounds = Number(process.argv[3] ?? 3);
+const exposed = (globalThis as { gc?: () => void }).gc;
+if (!exposed) throw new Error('run with node --expose-gc');
+const gc: () => void = exposed;
+
+/** CPU seconds of this process: all threads, and the main thread alone. */
+function cpu(): { all: number; main: number } {
+  const read = (path: string) => {
+    const f = readFileSync(path, 'utf8');
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  return { all: read(`/proc/${process.pid}/stat`), main: read(`/proc/${process.pid}/task/${process.pid}/stat`) };
+}
+
+function documentData(i: number): Record<string, unknown> {
+  return {
+    document: {
+      public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+      title: `Lease agreement, revision ${i}`,
+      status: 'SENT',
+      recipients: [
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          role: 'signer',
+          status: 'pending',
+          completed_at: null,
+        },
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
+          name: 'Alan Turing',
+          email: 'alan@example.com',
+          role: 'signer',
+          status: 'viewed',
+          completed_at: null,
+        },
+      ],
+      metadata: { deal: 'D-1042', region: 'eu' },
+      url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+      created_at: '2026-11-26T10:00:00.000Z',
+      updated_at: new Date().toISOString(),
+    },
+  };
+}
+
+/** bench/receiver.mjs in its own process; resolves with it and its URL once it prints its ready line. */
+async function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(process.cwd(), 'bench/receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let buf = '';
+  for await (const chunk of child.stdout!) {
+    buf += String(chunk);
+    const line = buf.split('\n').find((l) => l.includes('"ready"'));
+    if (line) {
+      child.stdout!.resume();
+      return { child, url: (JSON.parse(line) as { url: string }).url };
+    }
+  }
+  throw new Error('the receiver exited before it was ready');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const post = (url: string) => fetch(url, { method: 'POST' }).then((r) => r.json());
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'queue-bench-'));
+  const receiver = await startReceiver();
+  const rurl = receiver.url;
+  const env = { COUNTERSIGN_ALLOW_PRIVATE_TARGETS: '1' };
+  const backend = createBackend(loadConfig(['--port', '0', '--receiver-port', '0', '--data-dir', dir], env), {
+    clock: systemClock,
+    tunnelAutostart: false,
+  });
+  await backend.start();
+  const { store, outbox, engine } = backend;
+  store.companies.insert({ id: 'co_bench', name: 'Bench', created_at: new Date().toISOString() } as never);
+  const subs: SubscriptionRecord[] = [];
+  for (let i = 0; i < SUBS; i++)
+    subs.push(
+      store.subscriptions.insert({
+        public_id: `wh_bench${String(i).padStart(20, '0')}`,
+        company_id: 'co_bench',
+        url: `${rurl}/cs/${i}`,
+        type: 'all',
+        status: 'enabled',
+        created_at: new Date().toISOString(),
+        secret_key: 'whsec_' + Buffer.alloc(24, i).toString('base64'),
+      } as unknown as SubscriptionRecord) as SubscriptionRecord,
+    );
+  await store.commit();
+  const enqueueAll = async () => {
+    const commits: Promise<void>[] = [];
+    for (let e = 0; e < events; e += 50) {
+      for (let k = 0; k < Math.min(50, events - e); k++)
+        outbox.enqueue(
+          { company_id: 'co_bench', type: 'document.updated', document_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', data: documentData(e + k) },
+          subs,
+        );
+      commits.push(store.commit());
+      await commits[commits.length - 1];
+    }
+    await Promise.all(commits);
+  };
+  const drained = async () => {
+    while (store.pendingDeliveries.size > 0 || engine.inFlight() > 0) await sleep(5);
+    await store.settle();
+  };
+  const n = events * SUBS;
+  const per = (s: number) => ((s * 1e6) / n).toFixed(1);
+  for (let r = 0; r < rounds; r++) {
+    // 1. kept
+    await post(`${rurl}/__hold`);
+    await sleep(50);
+    gc();
+    const h0 = process.memoryUsage().heapUsed;
+    await enqueueAll();
+    while (engine.inFlight() < Math.min(64, n)) await sleep(5);
+    await sleep(50);
+    gc();
+    const h1 = process.memoryUsage().heapUsed;
+    // 2. drain
+    const c0 = cpu();
+    await post(`${rurl}/__release`);
+    await drained();
+    const c1 = cpu();
+    await sleep(50);
+    gc();
+    const h2 = process.memoryUsage().heapUsed;
+    // 3. burst
+    await sleep(100);
+    const c2 = cpu();
+    await enqueueAll();
+    await drained();
+    const c3 = cpu();
+    console.log(
+      `round ${r + 1}: kept while queued ${((h1 - h2) / n).toFixed(0)} B/delivery (after: ${((h2 - h0) / n).toFixed(0)}); drain ${per(c1.all - c0.all)} µs CPU/delivery (main ${per(c1.main - c0.main)}); ` +
+        `burst ${per(c3.all - c2.all)} (main ${per(c3.main - c2.main)})`,
+    );
+  }
+  await backend.stop();
+  receiver.child.kill();
+  await once(receiver.child, 'exit');
+  await rm(dir, { recursive: true, force: true });
+}
+
+await main();
