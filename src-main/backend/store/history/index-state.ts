@@ -5,10 +5,12 @@
 //
 // Compact by design (docs/storage.md, "Memory"): summaries live in typed columns with
 // interned strings (delivery-table.ts, event-table.ts), lists hold record numbers, and
-// attempt locations are chains in one pool (loc-pool.ts): about 250 bytes a delivery.
+// attempt locations are chains in one pool (loc-pool.ts): about 240 bytes a delivery,
+// 380 when each has an event of its own (docs/storage.md; bench/index-memory.ts).
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
 import { DeliveryTable } from './delivery-table.js';
 import { EventTable } from './event-table.js';
+import { IdInterner } from './id-interner.js';
 import { Interner } from './interner.js';
 import { LocPool } from './loc-pool.js';
 import { lowerBound, SlotLists } from './slot-lists.js';
@@ -20,7 +22,7 @@ const EMPTY: Page<DeliverySummary> = { data: [], has_more: false };
 
 export class HistoryIndex {
   readonly strs = new Interner();
-  readonly eventIds = new Interner();
+  readonly eventIds = new IdInterner();
   readonly pool = new LocPool();
   readonly d = new DeliveryTable(this.strs, this.eventIds, this.pool);
   readonly ev = new EventTable(this.strs, this.eventIds);
@@ -155,7 +157,9 @@ export class HistoryIndex {
     const c = this.strs.find(companyId);
     const doc = this.strs.find(documentId);
     if (c === undefined || doc === undefined) return [];
-    return (this.docEvents.get(doc) ?? []).filter((i) => this.ev.company[i] === c).map((i) => this.ev.read(i));
+    const out: EventSummary[] = [];
+    for (const i of Array.from(this.docEvents.get(doc) ?? [])) if (this.ev.company[i] === c) out.push(this.ev.read(i));
+    return out;
   }
 
   // ---- start-up and paging ----
