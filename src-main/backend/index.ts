@@ -32,6 +32,7 @@ import type { ScenarioDeps } from './scenarios/runner.js';
 import { loadDemoAtStart } from './scenarios/demo-start.js';
 import { createApiServer } from './api-server.js';
 import { applyMemorySettings } from './memory-settings.js';
+import { warmUpSending } from './net/sending-warmup.js';
 
 export interface BackendAddresses {
   api_url: string;
@@ -103,6 +104,7 @@ interface Parts {
   options: BackendOptions;
   store: Store;
   history: HistoryLog;
+  bus: ChangeBus;
   domain: Domain;
   engine: DeliveryEngine;
   receiver: Receiver;
@@ -117,6 +119,8 @@ interface Parts {
   addresses: () => BackendAddresses;
   /** instance.json was written (and is removed at stop). */
   announced: boolean;
+  /** Stops waiting for a first subscription to load the sending parts (net/sending-warmup.ts). */
+  stopWarmUp?: () => void;
 }
 
 /** instance.json and the CLI token (instance-file.ts), once the listeners have their ports. */
@@ -158,6 +162,7 @@ async function startParts(p: Parts): Promise<void> {
     throw err;
   }
   p.engine.start();
+  p.stopWarmUp = warmUpSending(store, p.bus);
   if (config.demo) await startDemo(p, config.demo);
   if (p.options.tunnelAutostart !== false) void p.tunnel.autostart();
   // Without the card the service still runs; the command line then needs --api-url.
@@ -180,6 +185,7 @@ async function startDemo(p: Parts, demo: string): Promise<void> {
 async function stopParts(p: Parts): Promise<void> {
   // Delayed and hung answers first, so the receiver's listener can close.
   p.receiver.close();
+  p.stopWarmUp?.();
   await Promise.all([close(p.apiServer), close(p.receiverServer)]);
   await unannounce(p);
   await p.tunnel.stop();
@@ -243,7 +249,8 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, service, redirector);
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
-  const parts: Parts = { config, options, store, history, domain, engine, receiver, tunnel, clockControl, scenarios, warnings, ...servers };
+  const core = { config, options, store, history, bus, domain, engine, receiver, tunnel, clockControl, scenarios, warnings };
+  const parts: Parts = { ...core, ...servers };
   let stopping: Promise<void> | undefined;
 
   return {

@@ -10,7 +10,7 @@
 // through the delivery log); the rest is discarded with the connection. Every
 // connection goes through the address policy (net/guarded-connect.ts, SSRF).
 import type { Dispatcher } from 'undici';
-import { Pool } from '../net/undici.js';
+import { newPool, type Pool } from '../net/undici.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Fifo } from './queues.js';
 import { systemClock, type Timer } from '../clock.js';
@@ -184,7 +184,7 @@ export class HttpSender {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported URL scheme "${u.protocol}"`);
     let pool = this.pools.get(u.origin);
     if (!pool) {
-      pool = new Pool(u.origin, { connections: this.options.connections, pipelining: 1, connect: this.connector });
+      pool = newPool(u.origin, { connections: this.options.connections, pipelining: 1, connect: this.connector });
       this.pools.set(u.origin, pool);
     }
     // Distinct URLs are few (one per subscription); the cap only guards memory.

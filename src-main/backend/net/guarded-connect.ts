@@ -12,13 +12,15 @@ import { AddressRefusedError, addressRefusal, guardedLookup, type AddressPolicy 
 const bare = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
 export function guardedConnector(policy: AddressPolicy, options: Connect.BuildOptions = {}): Connect.connector {
-  const base = buildConnector({ ...options, lookup: guardedLookup(policy) } as Connect.BuildOptions);
+  // undici's connector is built by the first connection (net/undici.ts loads undici then).
+  let base: Connect.connector | undefined;
   return (opts, callback) => {
     const host = bare(opts.hostname);
     if (isIP(host) !== 0) {
       const refusal = addressRefusal(host, host, policy);
       if (refusal) return callback(new AddressRefusedError(refusal), null);
     }
+    base ??= buildConnector({ ...options, lookup: guardedLookup(policy) } as Connect.BuildOptions);
     base(opts, (err, socket) => {
       if (err) return callback(err, null);
       const remote = (socket as Socket).remoteAddress;

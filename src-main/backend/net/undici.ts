@@ -1,20 +1,42 @@
-// The parts of undici the service uses, each loaded from its own file. undici's index
-// loads every part of undici at once (fetch, WebSocket, EventSource, caches, mocks,
-// interceptors …): about 7 MiB of resident memory from start-up on that the service
-// never uses. The types are undici's own (undici-parts.d.ts); behaviour is undici's,
-// `request` below being undici's `request()` for a URL (its index builds it the same way).
-import PoolClass from 'undici/lib/dispatcher/pool.js';
-import AgentClass from 'undici/lib/dispatcher/agent.js';
-import build from 'undici/lib/core/connect.js';
-import apiRequest from 'undici/lib/api/api-request.js';
-import undiciGlobal from 'undici/lib/global.js';
+// The parts of undici the service uses, each loaded from its own file, and only by the
+// first call that needs it. undici's index loads every part of undici at once (fetch,
+// WebSocket, EventSource, caches, mocks, interceptors …): about 7 MiB of resident memory
+// from start-up on that the service never uses. Even the parts in use (the pool, its
+// HTTP/1 and HTTP/2 clients, the agent, the connector) hold ~2 MiB of V8's heap, so a
+// service that sends nothing (a fresh one, or one used only as a receiver) does not load
+// them: the first delivery, forward, replay or remote call does (~10-30 ms, once).
+// The types are undici's own (undici-parts.d.ts); behaviour is undici's, `request` below
+// being undici's `request()` for a URL (its index builds it the same way).
+import { createRequire } from 'node:module';
+import type PoolClass from 'undici/lib/dispatcher/pool.js';
+import type AgentClass from 'undici/lib/dispatcher/agent.js';
+import type build from 'undici/lib/core/connect.js';
+import type apiRequest from 'undici/lib/api/api-request.js';
+import type undiciGlobal from 'undici/lib/global.js';
 import type { Dispatcher } from 'undici';
 
-export const Pool = PoolClass;
+// undici is CommonJS: require() loads a file synchronously, where it is first needed.
+const load = createRequire(import.meta.url);
+
 export type Pool = InstanceType<typeof PoolClass>;
-export const Agent = AgentClass;
 export type Agent = InstanceType<typeof AgentClass>;
-export const buildConnector = build;
+
+/** undici's `new Pool(origin, options)`. */
+export function newPool(...args: ConstructorParameters<typeof PoolClass>): Pool {
+  const Ctor = load('undici/lib/dispatcher/pool.js') as typeof PoolClass;
+  return new Ctor(...args);
+}
+
+/** undici's `new Agent(options)`. */
+export function newAgent(...args: ConstructorParameters<typeof AgentClass>): Agent {
+  const Ctor = load('undici/lib/dispatcher/agent.js') as typeof AgentClass;
+  return new Ctor(...args);
+}
+
+/** undici's `buildConnector(options)`. */
+export function buildConnector(...args: Parameters<typeof build>): ReturnType<typeof build> {
+  return (load('undici/lib/core/connect.js') as typeof build)(...args);
+}
 
 export type RequestOptions = { dispatcher?: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &
   Partial<Pick<Dispatcher.RequestOptions, 'method'>>;
@@ -22,11 +44,17 @@ export type RequestOptions = { dispatcher?: Dispatcher } & Omit<Dispatcher.Reque
 /** undici's `request(url, options)`: on `options.dispatcher`, else undici's global dispatcher. */
 export function request(url: string | URL, options: RequestOptions = {}): Promise<Dispatcher.ResponseData> {
   const u = typeof url === 'string' ? new URL(url) : url;
-  const { dispatcher = undiciGlobal.getGlobalDispatcher(), ...rest } = options;
-  return apiRequest.call(dispatcher, {
+  const { dispatcher = (load('undici/lib/global.js') as typeof undiciGlobal).getGlobalDispatcher(), ...rest } = options;
+  return (load('undici/lib/api/api-request.js') as typeof apiRequest).call(dispatcher, {
     ...rest,
     origin: u.origin,
     path: u.search ? `${u.pathname}${u.search}` : u.pathname,
     method: rest.method ?? (rest.body ? 'PUT' : 'GET'),
   });
+}
+
+/** Loads what a delivery uses (the pool and the connector) ahead of the first one (net/sending-warmup.ts). */
+export function loadSendingParts(): void {
+  load('undici/lib/core/connect.js');
+  load('undici/lib/dispatcher/pool.js');
 }

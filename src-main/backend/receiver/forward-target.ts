@@ -7,7 +7,7 @@
 // time the address policy's connector (net/guarded-connect.ts) checks the address
 // actually reached, so with the setting on, cloud metadata, 0.0.0.0 and reserved ranges
 // stay refused, and a name cannot resolve its way around the rule.
-import { Agent } from '../net/undici.js';
+import { newAgent, type Agent } from '../net/undici.js';
 import { validationError } from '../errors.js';
 import { isIP } from 'node:net';
 import { addressRefusal, isLoopbackName, nonCanonicalHost } from '../net/address-policy.js';
@@ -49,7 +49,7 @@ export function forwardAgent(anyHost: boolean): Agent {
   let a = agents.get(anyHost);
   if (!a) {
     // Loopback-only targets pass the policy as loopback names; with the setting on, private networks too.
-    a = new Agent({ connect: guardedConnector({ allowPrivate: anyHost }) });
+    a = newAgent({ connect: guardedConnector({ allowPrivate: anyHost }) });
     agents.set(anyHost, a);
   }
   return a;

@@ -12,7 +12,8 @@
 // before their delivery's first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
-import { attemptChange, attemptLine, deliveryBaseLine, eventLine, parseEventBody } from './history/records.js';
+import { attemptChange, deliveryBaseLine, eventLine, parseEventBody } from './history/records.js';
+import type { LineChange } from './history/attempt-bytes.js';
 import { OrphanAttempts } from './history/orphans.js';
 import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './history/segments.js';
 import { RecentBodies } from './history/body-refs.js';
@@ -143,7 +144,7 @@ class SegmentedHistoryLog implements HistoryLog {
     if (!this.writable()) return;
     const slot = this.idx.d.slot(attempt.delivery_id);
     if (slot !== undefined) this.appendAttempt(slot, attempt, '');
-    else this.orphans.hold(attempt.delivery_id, attemptLine(attempt));
+    else this.orphans.hold(attempt);
   }
 
   recordAttempted(attempt: AttemptRecord, v: DeliverySummary): void {
@@ -218,9 +219,7 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.state === 'open';
   }
 
-  private wouldRotate(bytes: number): boolean {
-    return this.cur.size > 0 && this.cur.size + bytes > this.segmentBytes;
-  }
+  private readonly wouldRotate = (bytes: number): boolean => this.cur.size > 0 && this.cur.size + bytes > this.segmentBytes;
 
   /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append: on the attempt's line when it can). */
   private changeSummary(slot: number, v: DeliverySummary, attempt?: AttemptRecord): void {
@@ -231,15 +230,16 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   /** Appends an attempt of the delivery at `slot` (`patch` on its line), then `after` (whole lines, or ''); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */
-  private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch = ''): void {
+  private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch: LineChange = ''): void {
     const afterBytes = after.length === 0 ? 0 : Buffer.byteLength(after);
     const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
     const at = typeof attempt.request?.body === 'string' ? this.bodies.where(eventId, attempt.request.body) : undefined;
     const event = at && at.seg !== this.cur ? this.idx.getEvent(eventId) : undefined;
     if (event) this.recordEvent(event, attempt.request.body);
-    const { line, bytes } = this.bodies.attemptLine(attempt, eventId, this.cur, (n) => !this.wouldRotate(n + afterBytes), patch);
-    const loc = this.append(line + after, bytes + afterBytes);
-    this.idx.d.addAttempt(slot, { seg: loc.seg, off: loc.off, len: bytes - 1 });
+    const line = this.bodies.attemptLine(attempt, eventId, this.cur, (n) => !this.wouldRotate(n + afterBytes), patch);
+    if (this.wouldRotate(line.n + afterBytes)) this.rotate();
+    this.idx.d.addAttempt(slot, this.writer.appendBytes(this.cur, line.buf, line.n));
+    if (afterBytes > 0) this.writer.append(this.cur, after, afterBytes);
   }
 
   /** Appends one or more whole lines (`bytes` long in UTF-8, if known) to the current segment, rotating first if they do not fit. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { grown, grownBytes, nextCapacity, RESERVED_ENTRIES } from '../../../src-main/backend/store/history/columns.js';
 import { DeliveryTable } from '../../../src-main/backend/store/history/delivery-table.js';
+import { IdInterner } from '../../../src-main/backend/store/history/id-interner.js';
 import { Interner } from '../../../src-main/backend/store/history/interner.js';
 import { LocPool } from '../../../src-main/backend/store/history/loc-pool.js';
 import { decodeRow, deliveryColumns } from '../../../src-main/backend/store/history/delivery-row.js';
@@ -60,7 +61,7 @@ describe('column growth', () => {
 describe('delivery table growth', () => {
   it('keeps one array per column from its first growth to 40,000 rows, every row read back', () => {
     const strs = new Interner();
-    const table = new DeliveryTable(strs, new Interner(), new LocPool());
+    const table = new DeliveryTable(strs, new IdInterner(), new LocPool());
     const summary = (i: number): DeliverySummary => ({
       id: `msg_${String(i).padStart(27, '0')}`,
       event_id: `evt_${String(i >> 2).padStart(27, '0')}`,
@@ -124,7 +125,7 @@ describe('delivery table bulk import (a sidecar at start-up)', () => {
     const at = Float64Array.from(idText, (_, k) => 31 * k);
     const len = new Int32Array(n).fill(31);
     const strs = new Interner();
-    const eventIds = new Interner();
+    const eventIds = new IdInterner();
     const table = new DeliveryTable(strs, eventIds, new LocPool());
     // Two rows first, so the run's slots start past 0.
     for (const id of ['msg_first_a', 'msg_first_b'])

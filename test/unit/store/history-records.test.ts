@@ -7,13 +7,13 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import {
   attemptChange,
-  attemptLine,
   carriedDeliveryLine,
   scanLine,
   parseAttempt,
   parseEventBody,
   eventLine,
 } from '../../../src-main/backend/store/history/records.js';
+import { attemptLine } from '../../../src-main/backend/store/history/attempt-bytes.js';
 import { applyPatch, decodeSummary, encodeSummary, summaryPatch } from '../../../src-main/backend/store/history/compact.js';
 import type { AttemptRecord, DeliverySummary } from '../../../src-main/backend/store/history-types.js';
 import { attempt, delivery, event } from './history-fixtures.js';

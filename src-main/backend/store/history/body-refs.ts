@@ -10,7 +10,9 @@
 // simply holds its body itself.
 import { hash } from 'node:crypto';
 import type { Loc, Segment } from './segments.js';
-import { attemptLine, type BodyRef } from './records.js';
+import { attemptBytes, type LineChange } from './attempt-bytes.js';
+import type { BodyRef } from './compact.js';
+import type { LineBytes } from './line-bytes.js';
 import type { AttemptRecord } from '../history-types.js';
 
 const ENTRIES = 256;
@@ -133,23 +135,14 @@ export class RecentBodies {
   /**
    * The line of an attempt of a delivery of `eventId` that will be appended to `seg` if
    * `fits(bytes)`: its request body a reference to the event's line when that line is in
-   * `seg` with the same body, and this line goes there too (not if it starts a new one);
-   * with its length in UTF-8.
+   * `seg` with the same body, and this line goes there too (not if it starts a new one).
+   * Encoded by records.ts attemptBytes: good until the next line is encoded.
    */
-  attemptLine(
-    a: AttemptRecord,
-    eventId: string,
-    seg: Segment,
-    fits: (bytes: number) => boolean,
-    patch = '',
-  ): { line: string; bytes: number } {
+  attemptLine(a: AttemptRecord, eventId: string, seg: Segment, fits: (bytes: number) => boolean, patch: LineChange = ''): LineBytes {
     const body = (a.request as AttemptRecord['request'] | undefined)?.body;
     const ref = typeof body === 'string' ? this.find(eventId, body, seg) : undefined;
-    const line = attemptLine(a, ref, patch);
-    const bytes = Buffer.byteLength(line);
-    if (!ref || fits(bytes)) return { line, bytes };
-    const whole = attemptLine(a, undefined, patch);
-    return { line: whole, bytes: Buffer.byteLength(whole) };
+    const line = attemptBytes(a, ref, patch);
+    return !ref || fits(line.n) ? line : attemptBytes(a, undefined, patch);
   }
 
   clear(): void {

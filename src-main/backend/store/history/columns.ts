@@ -3,7 +3,7 @@
 // fields and its strings cost several hundred bytes; a column entry costs 1 to 8).
 import { isoTime } from '../../clock.js';
 
-export type Column = Float64Array | Int32Array | Uint8Array;
+export type Column = Float64Array | Int32Array | Uint32Array | Uint8Array;
 
 // A column grows in place: its entries live in a resizable ArrayBuffer, which reserves
 // address space for many more entries and commits memory page by page as it grows (V8
@@ -24,15 +24,17 @@ const Resizable = ArrayBuffer as unknown as new (byteLength: number, options: { 
 export const RESERVED_ENTRIES = 1 << 22;
 
 /** Bytes to reserve for a buffer that needs `bytes` now and grows by steps of `entryBytes`. */
-function reserveFor(bytes: number, entryBytes: number): number {
-  return Math.max(RESERVED_ENTRIES * entryBytes, bytes * 2);
+function reserveFor(bytes: number, entryBytes: number, entries = RESERVED_ENTRIES): number {
+  return Math.max(entries * entryBytes, bytes * 2);
 }
 
 /**
  * `col` with room for `capacity` entries (new entries are 0): the same array grown in
- * place while its reservation allows, else a copy in a new, larger reservation.
+ * place while its reservation allows, else a copy in a new, larger reservation (of
+ * `reserve` entries, or twice what is needed if more). A structure that holds many
+ * such arrays (history/slot-lists.ts) reserves less than a column's four million.
  */
-export function grown<T extends Column>(col: T, capacity: number): T {
+export function grown<T extends Column>(col: T, capacity: number, reserve = RESERVED_ENTRIES): T {
   const buf = col.buffer as ResizableBuffer;
   const bytes = capacity * col.BYTES_PER_ELEMENT;
   if (isTracking(col) && bytes <= buf.maxByteLength) {
@@ -40,7 +42,7 @@ export function grown<T extends Column>(col: T, capacity: number): T {
     return col;
   }
   const Ctor = col.constructor as new (b: ArrayBuffer) => T;
-  const next = new Ctor(new Resizable(bytes, { maxByteLength: reserveFor(bytes, col.BYTES_PER_ELEMENT) }));
+  const next = new Ctor(new Resizable(bytes, { maxByteLength: reserveFor(bytes, col.BYTES_PER_ELEMENT, reserve) }));
   next.set(col);
   return next;
 }

@@ -5,7 +5,7 @@
 // record of another shape, odd values) is written as plain JSON, as before.
 import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary, type EventSummary } from '../history-types.js';
 import { EVENT_KEYS } from './event-table.js';
-import { decodeHeaders, encodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
+import { decodeHeaders, isStringRecord, setOwn } from './headers-codec.js';
 import { isScalar, jsonString, jsonValue, memoFor } from './json-text.js';
 
 /** An attempt's request body stored as the event line at this offset of the same segment (bytes, no newline). */
@@ -14,7 +14,8 @@ export interface BodyRef {
   len: number;
 }
 
-const ATTEMPT_KEYS = [
+/** An attempt's keys, in the order of its compact array (attempt-bytes.ts writeAttempt, decodeAttempt). */
+export const ATTEMPT_KEYS = [
   'delivery_id',
   'subscription_id',
   'attempt',
@@ -33,7 +34,7 @@ const RESPONSE_KEYS = ['status', 'headers', 'body', 'truncated'];
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
+export function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
   let i = 0;
   for (const k in o) {
     if (i < keys.length) {
@@ -44,7 +45,7 @@ function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
   return i >= keys.length;
 }
 
-const isPlain = (v: unknown): v is Record<string, unknown> =>
+export const isPlain = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && (v as object).constructor === Object;
 
 export function canCompactAttempt(a: AttemptRecord): boolean {
@@ -79,8 +80,8 @@ export function canCompactAttempt(a: AttemptRecord): boolean {
   );
 }
 
-/** Keys after the first `n` of `o`, as a JSON object, or '' if none. */
-function extrasJson(o: object, n: number): string {
+/** Keys after the first `n` of `o`, as a JSON object after a comma, or '' if none. */
+export function extrasJson(o: object, n: number): string {
   let i = 0;
   let extras: Record<string, unknown> | null = null;
   for (const k in o) {
@@ -89,28 +90,6 @@ function extrasJson(o: object, n: number): string {
     setOwn(extras, k, (o as Record<string, unknown>)[k]);
   }
   return extras ? ',' + JSON.stringify(extras) : '';
-}
-
-/**
- * The compact JSON array of an attempt, or undefined if it cannot be written compactly:
- *   [subscription_id, attempt, started_at, duration_ms, url, request headers,
- *    request body | [offset, length] of the event line holding it,
- *    null | [status, headers, body, truncated], error, succeeded, next_attempt_at,
- *    rule, rule_detail, {later keys}?]
- * The delivery id is the line's "d".
- */
-export function encodeAttempt(a: AttemptRecord, bodyJson: (s: string) => string, ref?: BodyRef): string | undefined {
-  if (!canCompactAttempt(a)) return undefined;
-  const id = a.delivery_id;
-  const req = a.request;
-  const res = a.response;
-  const response = res === null ? 'null' : `[${res.status},${encodeHeaders(res.headers, id)},${jsonString(res.body)},${res.truncated}]`;
-  return (
-    `[${jsonString(a.subscription_id)},${a.attempt},${jsonString(a.started_at)},${a.duration_ms},${jsonString(req.url)},` +
-    `${encodeHeaders(req.headers, id)},${ref ? `[${ref.off},${ref.len}]` : bodyJson(req.body)},${response},` +
-    `${a.error === null ? 'null' : jsonString(a.error)},${a.succeeded},${a.next_attempt_at},${jsonString(a.rule as string)},` +
-    `${jsonString(a.rule_detail as string)}${extrasJson(a, ATTEMPT_KEYS.length)}]`
-  );
 }
 
 function copyExtras(to: Record<string, unknown>, extras: unknown): void {
@@ -251,7 +230,7 @@ const FROM_ATTEMPT: [number, (a: AttemptRecord) => unknown][] = [
   [14, (a) => a.next_attempt_at],
 ];
 /** FROM_ATTEMPT by SUMMARY_KEYS index. */
-const fromAttempt: (((a: AttemptRecord) => unknown) | undefined)[] = [];
+export const fromAttempt: (((a: AttemptRecord) => unknown) | undefined)[] = [];
 for (const [i, value] of FROM_ATTEMPT) fromAttempt[i] = value;
 
 /**

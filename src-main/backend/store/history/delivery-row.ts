@@ -79,8 +79,8 @@ export function deliveryColumns(cap: number) {
     /** The key order when not the usual one (a string: see keyShape). */
     shape: i32(),
     attempts: i32(),
+    /** The first node of its attempts' chain in the LocPool (-1: none; the last is found by walking it). */
     aHead: i32(),
-    aTail: i32(),
     status: new Uint8Array(cap),
     flags: new Uint8Array(cap),
   };

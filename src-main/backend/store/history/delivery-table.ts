@@ -21,6 +21,7 @@ import {
   TUNNEL_OFFLINE,
   type RowColumns,
 } from './delivery-row.js';
+import type { IdInterner } from './id-interner.js';
 import type { Interner } from './interner.js';
 import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
@@ -36,7 +37,7 @@ export class DeliveryTable {
 
   constructor(
     private readonly strs: Interner,
-    private readonly eventIds: Interner,
+    private readonly eventIds: IdInterner,
     private readonly pool: LocPool,
   ) {}
 
@@ -71,7 +72,7 @@ export class DeliveryTable {
     this.ids.set(v.id, s);
     this.c.seq[s] = seq;
     this.c.baseSeg[s] = segId;
-    this.c.aHead[s] = this.c.aTail[s] = -1;
+    this.c.aHead[s] = -1;
     this.c.evt[s] =
       this.c.sub[s] =
       this.c.company[s] =
@@ -155,11 +156,10 @@ export class DeliveryTable {
       const [s0, s1] = [slots[0], slots[0] + slots.length];
       c.baseSeg.fill(segId, s0, s1);
       c.aHead.fill(-1, s0, s1);
-      c.aTail.fill(-1, s0, s1);
     } else
       slots.forEach((s) => {
         c.baseSeg[s] = segId;
-        c.aHead[s] = c.aTail[s] = -1;
+        c.aHead[s] = -1;
       });
     for (const name of NUMBER_COLUMNS) {
       if (runs) copyRun(src[name], c[name], ks[0], slots[0], ks.length);
@@ -231,15 +231,15 @@ export class DeliveryTable {
 
   /** addAttempt without a Loc object (the sidecar's bulk path); item -1: none. */
   addAttemptAt(s: number, segId: number, off: number, len: number, item: number): void {
-    const n = this.pool.append(this.c.aTail[s], segId, off, len, item);
-    if (this.c.aHead[s] < 0) this.c.aHead[s] = n;
-    this.c.aTail[s] = n;
+    const head = this.c.aHead[s];
+    const n = this.pool.append(this.pool.last(head), segId, off, len, item);
+    if (head < 0) this.c.aHead[s] = n;
   }
 
   /** Replaces every attempt location (a carried base embeds them all). */
   setAttempts(s: number, locs: Loc[]): void {
     this.pool.freeChain(this.c.aHead[s]);
-    this.c.aHead[s] = this.c.aTail[s] = -1;
+    this.c.aHead[s] = -1;
     for (const loc of locs) this.addAttempt(s, loc);
   }
 
@@ -249,7 +249,7 @@ export class DeliveryTable {
 
   /** The last attempt node: changes whenever an attempt is added or the chain replaced. */
   attemptTail(s: number): number {
-    return this.c.aTail[s];
+    return this.pool.last(this.c.aHead[s]);
   }
 
   private swapOrNull(old: number, value: string | null): number {

@@ -4,6 +4,7 @@
 import type { EventType } from '@shared/api-types.js';
 import type { EventSummary } from '../history-types.js';
 import { grown, isoMs, keyShape, msIso, nextCapacity, reshaped } from './columns.js';
+import type { IdInterner } from './id-interner.js';
 import type { Interner } from './interner.js';
 import type { Loc, Segment } from './segments.js';
 
@@ -81,7 +82,7 @@ export class EventTable {
 
   constructor(
     private readonly strs: Interner,
-    private readonly eventIds: Interner,
+    private readonly eventIds: IdInterner,
   ) {}
 
   get size(): number {

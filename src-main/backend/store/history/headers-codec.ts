@@ -7,7 +7,7 @@
 // The tables only ever grow at their end (a written index must keep its meaning).
 // Decoding gives an object with the same own keys, in the same order, as the original.
 
-import { jsonString } from './json-text.js';
+import type { LineBytes } from './line-bytes.js';
 
 const NAMES = [
   'content-type',
@@ -68,25 +68,32 @@ export function isStringRecord(h: unknown): h is Record<string, string> {
   return true;
 }
 
-/** The compact JSON of `h` (checked with isStringRecord first). */
-export function encodeHeaders(h: Record<string, string>, deliveryId: string): string {
-  let out = '';
+/** Writes the compact JSON of `h` (checked with isStringRecord first). */
+export function writeHeaders(out: LineBytes, h: Record<string, string>, deliveryId: string): void {
+  out.byte(0x5b);
+  let first = true;
   for (const name in h) {
     const value = h[name];
-    if (out !== '') out += ',';
+    if (!first) out.byte(0x2c);
+    first = false;
     if (name === 'webhook-id' && value === deliveryId) {
-      out += '-1';
+      out.ascii('-1');
       continue;
     }
     const pair = pairIndex.get(name)?.get(value);
     if (pair !== undefined) {
-      out += pair;
+      out.num(pair);
       continue;
     }
     const n = nameIndex.get(name);
-    out += `[${n === undefined ? jsonString(name) : n},${jsonString(value)}]`;
+    out.byte(0x5b);
+    if (n === undefined) out.str(name);
+    else out.num(n);
+    out.byte(0x2c);
+    out.str(value);
+    out.byte(0x5d);
   }
-  return `[${out}]`;
+  out.byte(0x5d);
 }
 
 /** Sets an own property, also for the name "__proto__" (which plain assignment would not). */

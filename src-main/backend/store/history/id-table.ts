@@ -46,8 +46,8 @@ export class IdTable {
   private bytes: Buffer = Buffer.alloc(1 << 16);
   private used = 0;
   private garbage = 0;
-  /** Per slot: where its id's bytes are, how many (-1: no id), its hash. */
-  private off = new Float64Array(0);
+  /** Per slot: where its id's bytes are (a Buffer is under 4 GiB: 32 bits), how many (-1: no id), its hash. */
+  private off = new Uint32Array(0);
   private len = new Int32Array(0);
   private hash = new Int32Array(0);
   /** slot + 1 per entry, 0 = empty. */
@@ -142,6 +142,17 @@ export class IdTable {
     return n === -2 ? this.wideIds.get(slot) : undefined;
   }
 
+  /** Whether `slot` holds `id`, compared in place (no string made). */
+  holds(slot: number, id: string): boolean {
+    const n = slot < this.len.length ? this.len[slot] : -1;
+    if (n === -2) return this.wideIds.get(slot) === id;
+    if (n !== id.length) return false;
+    const { bytes } = this;
+    const o = this.off[slot];
+    for (let k = 0; k < n; k++) if (bytes[o + k] !== id.charCodeAt(k)) return false;
+    return true;
+  }
+
   has(slot: number): boolean {
     return slot < this.len.length && this.len[slot] !== -1;
   }
@@ -199,6 +210,7 @@ export class IdTable {
 
   private reserve(n: number): void {
     if (this.used + n <= this.bytes.length) return;
+    if (this.used + n > 0xffff_ffff) throw new RangeError('history: delivery ids past 4 GiB');
     this.bytes = grownBytes(this.bytes, this.used, Math.max(this.used + n, nextCapacity(this.bytes.length)));
   }
 

@@ -9,6 +9,7 @@
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
 import { DeliveryTable } from './delivery-table.js';
 import { EventTable } from './event-table.js';
+import { IdInterner } from './id-interner.js';
 import { Interner } from './interner.js';
 import { LocPool } from './loc-pool.js';
 import { lowerBound, SlotLists } from './slot-lists.js';
@@ -20,7 +21,7 @@ const EMPTY: Page<DeliverySummary> = { data: [], has_more: false };
 
 export class HistoryIndex {
   readonly strs = new Interner();
-  readonly eventIds = new Interner();
+  readonly eventIds = new IdInterner();
   readonly pool = new LocPool();
   readonly d = new DeliveryTable(this.strs, this.eventIds, this.pool);
   readonly ev = new EventTable(this.strs, this.eventIds);
@@ -155,7 +156,9 @@ export class HistoryIndex {
     const c = this.strs.find(companyId);
     const doc = this.strs.find(documentId);
     if (c === undefined || doc === undefined) return [];
-    return (this.docEvents.get(doc) ?? []).filter((i) => this.ev.company[i] === c).map((i) => this.ev.read(i));
+    const out: EventSummary[] = [];
+    for (const i of Array.from(this.docEvents.get(doc) ?? [])) if (this.ev.company[i] === c) out.push(this.ev.read(i));
+    return out;
   }
 
   // ---- start-up and paging ----

@@ -1,6 +1,7 @@
 // File locations of attempt records, as chains in flat columns: a delivery holds the
-// first and last node of its chain, each node a segment id, an offset, a length, an
-// item (for an attempt embedded in a carried line, else -1) and the next node (-1 ends).
+// first node of its chain (its last is found by walking it: a delivery's attempts are
+// few), each node a segment id, an offset, a length, an item (for an attempt embedded
+// in a carried line, else -1) and the next node (-1 ends).
 import { grown, nextCapacity } from './columns.js';
 import type { Loc, Segment } from './segments.js';
 
@@ -11,9 +12,12 @@ export interface LocColumns {
   item: Int32Array;
 }
 
+const MAX_OFF = 0xffff_ffff;
+
 export class LocPool {
   private seg = new Int32Array(0);
-  private off = new Float64Array(0);
+  /** Offsets in a segment: 32 bits (a segment is closed past 32 MiB, and no line is 4 GiB). */
+  private off = new Uint32Array(0);
   private len = new Int32Array(0);
   private item = new Int32Array(0);
   private next = new Int32Array(0);
@@ -22,6 +26,7 @@ export class LocPool {
 
   /** A new node holding a location, linked after `tail` (-1: a new chain); item -1: none. */
   append(tail: number, segId: number, off: number, len: number, item: number): number {
+    if (off > MAX_OFF) throw new RangeError(`history: an attempt at offset ${off} of a segment, past what the index holds`);
     const n = this.alloc();
     this.seg[n] = segId;
     this.off[n] = off;
@@ -29,6 +34,14 @@ export class LocPool {
     this.item[n] = item;
     this.next[n] = -1;
     if (tail >= 0) this.next[tail] = n;
+    return n;
+  }
+
+  /** The last node of the chain from `head` (-1 for none): chains are a delivery's attempts, a few nodes. */
+  last(head: number): number {
+    let n = head;
+    if (n < 0) return -1;
+    while (this.next[n] >= 0) n = this.next[n];
     return n;
   }
 

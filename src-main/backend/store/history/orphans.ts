@@ -3,6 +3,7 @@
 // after that summary; at open, attempts with no delivery base before them are ignored.
 // Bounded: past LIMIT deliveries, the oldest held are forgotten.
 import { parseAttempt } from './records.js';
+import { attemptLine } from './attempt-bytes.js';
 import type { AttemptRecord } from '../history-types.js';
 
 const LIMIT = 10_000;
@@ -10,7 +11,10 @@ const LIMIT = 10_000;
 export class OrphanAttempts {
   private readonly lines = new Map<string, string[]>();
 
-  hold(deliveryId: string, line: string): void {
+  /** Holds the attempt's line (as records.ts writes it) until its delivery is recorded. */
+  hold(attempt: AttemptRecord): void {
+    const deliveryId = attempt.delivery_id;
+    const line = attemptLine(attempt);
     const early = this.lines.get(deliveryId);
     if (early) return void early.push(line);
     if (this.lines.size >= LIMIT) this.lines.delete(this.lines.keys().next().value as string);

@@ -34,13 +34,13 @@ import {
   decodeAttempt,
   decodeEventSummary,
   decodeSummary,
-  encodeAttempt,
   encodeEventSummary,
   encodeSummary,
   summaryPatch,
   type BodyRef,
 } from './compact.js';
-import { jsonString as jsonText, jsonValue } from './json-text.js';
+import { jsonValue } from './json-text.js';
+import { changeBits, lineBuffer, writeAttempt, type LineChange } from './attempt-bytes.js';
 
 export type { BodyRef } from './compact.js';
 
@@ -54,8 +54,14 @@ export function deliveryBaseLine(seq: number, d: DeliverySummary): string {
 }
 
 export function carriedDeliveryLine(seq: number, d: DeliverySummary, attempts: AttemptRecord[]): string {
-  const list = attempts.map((a) => (a.delivery_id === d.id ? encodeAttempt(a, jsonString) : undefined) ?? JSON.stringify(a));
-  return `{"t":"d","s":${seq},"c":1,"w":${encodeSummary(d)},"a":[${list.join(',')}]}\n`;
+  const out = lineBuffer();
+  out.utf8(`{"t":"d","s":${seq},"c":1,"w":${encodeSummary(d)},"a":[`);
+  attempts.forEach((a, i) => {
+    if (i > 0) out.byte(0x2c);
+    if (a.delivery_id !== d.id || !writeAttempt(out, a)) out.utf8(JSON.stringify(a));
+  });
+  out.ascii(']}\n');
+  return out.text();
 }
 
 /** A later change of a delivery: the whole summary. */
@@ -78,42 +84,15 @@ export function summaryChangeLine(old: DeliverySummary, d: DeliverySummary): str
  * How the change from `old` to `d` that attempt `a` made (if any) is written: on the
  * attempt's own line (`patch`) when it can be, else as a line of its own (`after`, or '').
  */
-export function attemptChange(a: AttemptRecord | undefined, old: DeliverySummary, d: DeliverySummary): { patch: string; after: string } {
+export function attemptChange(
+  a: AttemptRecord | undefined,
+  old: DeliverySummary,
+  d: DeliverySummary,
+): { patch: LineChange; after: string } {
+  const bits = a ? changeBits(a, old, d) : -1;
+  if (bits >= 0) return { patch: { bits, d }, after: '' };
   const patch = a && attemptPatchTail(a, old, d);
   return patch === undefined ? { patch: '', after: summaryChangeLine(old, d) } : { patch, after: '' };
-}
-
-/**
- * An attempt record as one line: compact when it decodes back exactly (compact.ts), its
- * request body as `ref` when given (the caller vouches that the event line there, in the
- * segment this line goes to, holds the same body), else as plain JSON. `patch`: the
- * change of its delivery that goes with it (compact.ts attemptPatchTail, only for an
- * attempt that has a compact line).
- */
-export function attemptLine(a: AttemptRecord, ref?: BodyRef, patch = ''): string {
-  const id = jsonValue(a.delivery_id);
-  const x = encodeAttempt(a, jsonString, ref);
-  return x === undefined ? `{"t":"a","d":${id},"v":${JSON.stringify(a)}}\n` : `{"t":"a","d":${id},"x":${x}${patch}}\n`;
-}
-
-/**
- * JSON string literals of recent long strings. One event's body goes to every
- * subscription, and escaping it again for each attempt (~1 KB of JSON text full of
- * quotes) cost more than the rest of the line. Bounded: a few dozen entries.
- */
-const literals = new Map<string, string>();
-const LITERAL_MIN_CHARS = 128;
-const LITERAL_ENTRIES = 32;
-
-function jsonString(s: string): string {
-  if (s.length < LITERAL_MIN_CHARS) return jsonText(s);
-  let lit = literals.get(s);
-  if (lit === undefined) {
-    if (literals.size >= LITERAL_ENTRIES) literals.clear();
-    lit = JSON.stringify(s);
-    literals.set(s, lit);
-  }
-  return lit;
 }
 
 /** The body of an event line, or undefined if the line is damaged. */

@@ -159,7 +159,7 @@ export class TimeOrders {
   ) {}
 
   /** Makes every company's order from its slots in creation order (start-up), dropping what was there. */
-  build(companies: Iterable<[number, readonly number[]]>, createdMs: (slots: Int32Array, out: Float64Array) => void): void {
+  build(companies: Iterable<[number, ArrayLike<number>]>, createdMs: (slots: Int32Array, out: Float64Array) => void): void {
     this.byCompany.clear();
     for (const [company, list] of companies) {
       const slots = Int32Array.from(list);

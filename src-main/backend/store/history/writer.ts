@@ -73,11 +73,34 @@ export class SegmentWriter {
     const loc: Loc = { seg, off: seg.size, len: bytes - 1 };
     seg.size += bytes;
     if (this.failure) return loc; // the log is broken; the index still answers from memory
+    const start = this.reserve(bytes);
+    this.slab.write(line, start, bytes, 'utf8');
+    this.queued(seg, start, bytes);
+    return loc;
+  }
+
+  /** append() for a line already encoded: the first `bytes` bytes of `src` (newline included), copied. */
+  appendBytes(seg: Segment, src: Buffer, bytes: number): Loc {
+    const loc: Loc = { seg, off: seg.size, len: bytes - 1 };
+    seg.size += bytes;
+    if (this.failure) return loc;
+    const start = this.reserve(bytes);
+    src.copy(this.slab, start, 0, bytes);
+    this.queued(seg, start, bytes);
+    return loc;
+  }
+
+  /** Where in the current slab the next `bytes` go (a new slab if they do not fit). */
+  private reserve(bytes: number): number {
     if (this.slab.length - this.slabUsed < bytes) this.nextSlab(bytes);
     this.appended += bytes;
     const start = this.slabUsed;
-    this.slab.write(line, start, bytes, 'utf8');
     this.slabUsed += bytes;
+    return start;
+  }
+
+  /** Queues the `bytes` just encoded at `start` of the current slab for `seg`'s file. */
+  private queued(seg: Segment, start: number, bytes: number): void {
     let last = this.queue[this.queue.length - 1];
     if (!last || last.seg !== seg) this.queue.push((last = { seg, parts: [], slab: null, from: 0, to: 0, bytes: 0 }));
     if (last.slab === this.slab && last.to === start) {
@@ -99,7 +122,6 @@ export class SegmentWriter {
       }, this.opts.delayMs);
       this.timer.unref();
     }
-    return loc;
   }
 
   private nextSlab(bytes: number): void {

@@ -1,0 +1,200 @@
+// Measures logging an ended attempt in one process (not part of the test suite): what
+// Outbox.logAttempt costs a delivery, from the engine's ended attempt to its line in the
+// history writer's buffer and the index updated (figure 3's "logging the attempt"). Events
+// of ~730 bytes go to 50 subscriptions through the real Outbox, Store and history log; the
+// attempts are made as the engine makes them (signed headers, the bench receiver's 200
+// answer), outside the timed part; then each is logged, in batches as the engine ends them.
+// Prints CPU µs per attempt over rounds and, with `alloc`, the bytes allocated per attempt
+// (heap used before and after a round with a young generation too big to be collected in it).
+// Run:
+//   npx rolldown bench/attempt-log-bench.ts --platform node --format esm --file /tmp/attempt-log-bench.mjs
+//   node /tmp/attempt-log-bench.mjs [events=600] [rounds=5]
+//   node --max-semi-space-size=256 --min-semi-space-size=256 /tmp/attempt-log-bench.mjs 200 3 alloc
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../src-main/backend/store/store.js';
+import { createHistoryLog } from '../src-main/backend/store/history-log.js';
+import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js';
+import type { EndedAttempt } from '../src-main/backend/delivery/attempt-log.js';
+import { systemClock } from '../src-main/backend/clock.js';
+import { webhookHeaders, signingKey } from '../src-main/backend/delivery/signing.js';
+import { applyMemorySettings } from '../src-main/backend/memory-settings.js';
+import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
+import { Session } from 'node:inspector/promises';
+
+const SUBS = 50;
+const events = Number(process.argv[2] ?? 600);
+const rounds = Number(process.argv[3] ?? 5);
+const alloc = process.argv[4] === 'alloc' || process.argv[4] === 'sites';
+const sites = process.argv[4] === 'sites';
+
+const cpuUs = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+const data = (i: number) => ({
+  document: {
+    public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+    title: `Lease agreement, revision ${i}`,
+    status: 'SENT',
+    recipients: [
+      {
+        public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        role: 'signer',
+        status: 'pending',
+        completed_at: null,
+      },
+      {
+        public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
+        name: 'Alan Turing',
+        email: 'alan@example.com',
+        role: 'signer',
+        status: 'viewed',
+        completed_at: null,
+      },
+    ],
+    metadata: { deal: 'D-1042', region: 'eu' },
+    url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+    created_at: '2026-11-26T10:00:00.000Z',
+    updated_at: new Date().toISOString(),
+  },
+});
+
+/** An attempt as the engine ends it, answered as bench/receiver.mjs answers. */
+function endedAttempt(w: OutboxWork, store: Store, key: ReturnType<typeof signingKey>, url: string): EndedAttempt {
+  const body = store.pendingEvents.get(w.row.event_id)!.body;
+  const startedAt = Date.now();
+  const headers = webhookHeaders({ secret: key, msgId: w.row.id, timestamp: Math.floor(startedAt / 1000), body: Buffer.from(body) });
+  const date = new Date(startedAt).toUTCString();
+  return {
+    row: w.row,
+    attempt: 1,
+    url,
+    startedAt,
+    headers: { ...headers },
+    body,
+    result: {
+      durationMs: 1.234,
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-length': '11', date, connection: 'keep-alive', 'keep-alive': 'timeout=5' },
+        body: '{"ok":true}',
+        truncated: false,
+      },
+      error: null,
+    },
+    succeeded: true,
+    status: 'succeeded',
+    nextAt: null,
+    rule: 'success',
+    detail: '200: delivered',
+    slowDown: false,
+  };
+}
+
+interface SampleNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SampleNode[];
+}
+
+/** Bytes allocated per attempt by function (self), from a sampling heap profile that kept collected objects too. */
+async function printSites(session: Session, n: number): Promise<void> {
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: SampleNode } };
+  const by = new Map<string, number>();
+  const walk = (node: SampleNode, stack: string) => {
+    const f = node.callFrame;
+    const name = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    by.set(`${name} <- ${stack}`, (by.get(`${name} <- ${stack}`) ?? 0) + node.selfSize);
+    for (const c of node.children) walk(c, name);
+  };
+  walk(profile.head, '');
+  const total = [...by.values()].reduce((a, b) => a + b, 0);
+  console.log(`sampled ${(total / n).toFixed(0)} B/attempt`);
+  for (const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    if (v > 0) console.log(`${(v / n).toFixed(0).padStart(6)} B  ${k}`);
+  session.disconnect();
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'attempt-log-bench-'));
+  const store = new Store(root);
+  await store.open();
+  const history = createHistoryLog({ dir: join(root, 'history'), cap: 1_000_000 });
+  await history.open();
+  store.attachLog(history);
+  const outbox = new Outbox({ store, history, clock: systemClock });
+  let added: OutboxWork[] = [];
+  outbox.listen({ added: (w) => added.push(...w), again: () => {}, cancelled: () => {} });
+  store.companies.insert({ id: 'co_bench', name: 'Bench', created_at: new Date().toISOString() });
+  const subs: SubscriptionRecord[] = [];
+  for (let i = 0; i < SUBS; i++) {
+    const secret = 'whsec_' + Buffer.alloc(24, i).toString('base64');
+    const url = `http://127.0.0.1:40000/cs/${i}`;
+    const rec = { public_id: `wh_bench${String(i).padStart(20, '0')}`, company_id: 'co_bench', url, type: 'all', status: 'enabled' };
+    subs.push(
+      store.subscriptions.insert({
+        ...rec,
+        created_at: new Date().toISOString(),
+        secret_key: secret,
+      } as unknown as SubscriptionRecord) as SubscriptionRecord,
+    );
+  }
+  await store.commit();
+  if (!alloc) applyMemorySettings();
+  const key = signingKey(subs[0].secret_key);
+  const urls = new Map(subs.map((s) => [s.public_id, s.url]));
+  for (let r = 0; r < rounds; r++) {
+    for (let e = 0; e < events; e += 50) {
+      for (let k = 0; k < Math.min(50, events - e); k++)
+        outbox.enqueue(
+          { company_id: 'co_bench', type: 'document.updated', document_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', data: data(e + k) },
+          subs,
+        );
+      await store.commit();
+    }
+    await new Promise((res) => setImmediate(res)); // the outbox hands work over once its commit is durable
+    const ended = added.map((w) => endedAttempt(w, store, key, urls.get(w.row.subscription_id)!));
+    added = [];
+    await history.flush();
+    const session = sites && r === rounds - 1 ? new Session() : null;
+    if (session) {
+      session.connect();
+      await session.post('HeapProfiler.startSampling', {
+        samplingInterval: 256,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      } as never);
+    }
+    const heap0 = process.memoryUsage().heapUsed;
+    const c0 = cpuUs();
+    // In turns of 64, as the engine ends them (its concurrency), with the writer's timer free to run between.
+    for (let i = 0; i < ended.length; i += 64) {
+      for (let k = i; k < Math.min(i + 64, ended.length); k++) outbox.logAttempt(ended[k]);
+      if (!alloc && (i & 1023) === 0) await new Promise((res) => setImmediate(res));
+    }
+    const cpu = cpuUs() - c0;
+    const bytes = process.memoryUsage().heapUsed - heap0;
+    const n = ended.length;
+    if (session) await printSites(session, n);
+    console.log(
+      `round ${r + 1}: logAttempt ${(cpu / n).toFixed(2)} µs CPU/attempt` +
+        (alloc ? `, ${(bytes / n).toFixed(0)} B allocated/attempt (heap)` : ''),
+    );
+    if (process.env.KEEP)
+      console.log(JSON.stringify(await history.getAttempts(ended[0].row.id)).slice(0, 300), history.getDelivery(ended[0].row.id));
+    for (const a of ended) outbox.finish(a.row);
+    await store.commit();
+    await history.flush();
+  }
+  await history.close();
+  await store.close();
+  if (process.env.KEEP) console.log(root);
+  else await rm(root, { recursive: true, force: true });
+}
+
+await main();
