@@ -92,6 +92,10 @@ let runs = 0;
 for (const k of ['byCompany', 'bySubscription', 'byDocument', 'byEvent', 'docEvents'])
   runs += (r[k] as { runBytes?: number }).runBytes ?? 0;
 rows.push(['slot lists: runs (typed)', runs]);
+// Event ids as bytes (id-interner.ts), where the build has it.
+const evIds = (idx.eventIds as unknown as Record<string, unknown>).ids as Record<string, unknown> | undefined;
+const evIdsBytes = evIds ? (evIds.bytes as Buffer).byteLength + bytes(evIds) + bytes(idx.eventIds) : 0;
+rows.push(['event id table (typed)', evIdsBytes]);
 console.log(`${total} deliveries, fan-out ${fanout}: per delivery`);
 for (const [name, b] of rows) console.log(`${per(b)}  ${name}`);
 const typed = rows.reduce((a, [, b]) => a + b, 0);

@@ -114,7 +114,7 @@ class Engine implements DeliveryEngine, OutboxListener {
 
   again(work: OutboxWork): void {
     // An unknown one is still on its way here (its own commit), or the engine is not running.
-    if (this.state === 'running' && this.sched.get(work.row.id)) this.admit([work]);
+    if (this.state === 'running' && this.sched.redeliver(work)) this.pump();
   }
 
   cancelled(subscriptionId: string): void {

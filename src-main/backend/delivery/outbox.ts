@@ -108,7 +108,7 @@ export class Outbox {
     store.pendingEvents.insert({ id, company_id, type, timestamp, document_id, body });
     const work: OutboxWork[] = [];
     for (const sub of targets) {
-      const row = store.pendingDeliveries.insert({
+      const row = store.pendingDeliveries.insertOwned({
         id: newId('msg'),
         event_id: id,
         subscription_id: sub.public_id,
@@ -257,7 +257,7 @@ export class Outbox {
 
   private insertRow(summary: DeliverySummary): DeepReadonly<PendingDelivery> {
     const counts = this.counts(); // counted without the row
-    const row = this.deps.store.pendingDeliveries.insert({
+    const row = this.deps.store.pendingDeliveries.insertOwned({
       id: summary.id,
       event_id: summary.event_id,
       subscription_id: summary.subscription_id,

@@ -14,6 +14,10 @@ export class Fifo<T> {
   peek(): T | undefined {
     return this.head < this.items.length ? this.items[this.head] : undefined;
   }
+  /** The items queued, first out first (for the rare look at everything; no copy). */
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  }
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
@@ -34,6 +38,10 @@ export class DueHeap<T> {
   }
   peek(): { at: number; item: T } | undefined {
     return this.heap[0];
+  }
+  /** Every entry, in no particular order (for the rare look at everything). */
+  entries(): readonly { at: number; item: T }[] {
+    return this.heap;
   }
   push(at: number, item: T): void {
     const h = this.heap;
@@ -116,6 +124,12 @@ export class FairQueue<T> {
     }
     lane.ready.push(item);
     this.enqueue(lane);
+  }
+
+  /** The items queued in one lane, or in every lane (for the rare look at everything). */
+  *queued(key?: string): IterableIterator<T> {
+    const lanes = key === undefined ? this.lanes.values() : [this.lanes.get(key)];
+    for (const lane of lanes) if (lane) yield* lane.ready;
   }
 
   /** The next item allowed to start (skipping those `isLive` rejects), counted as active until `done(key)`. */

@@ -1,6 +1,11 @@
 // Where each known delivery stands: waiting for its due time (one timer on the clock
 // for the earliest, over a heap), ready (fair queue per subscription), or in flight.
 // No I/O; everything here is rebuilt from the outbox on start.
+// A job is held by the queue it is in (and the set of those in flight), nothing else:
+// no map by id. Finding one by id (a redelivery, a cancelled subscription, a reset) is
+// rare and looks through the queues; a burst of fan-outs keeps tens of thousands of
+// jobs queued, and a map entry per job was work at every admission and end, and memory
+// the garbage collector walked.
 import type { Clock, Timer } from '../clock.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { PendingDelivery } from '../store/schema.js';
@@ -19,7 +24,7 @@ export interface Job {
   /** Redelivery asked while in flight: go again right after. */
   again: boolean;
   /** The store was reloaded while this was in flight: the job was forgotten, the stored row admitted afresh. */
-  detached?: boolean;
+  detached: boolean;
   /** The scheduler no longer holds it (finished, cancelled or forgotten): any queue entry for it is stale. */
   gone: boolean;
 }
@@ -40,7 +45,7 @@ export interface SchedulerOptions {
 }
 
 export class Scheduler {
-  private readonly jobs = new Map<string, Job>();
+  private readonly inflight = new Set<Job>();
   private readonly due = new DueHeap<Job>();
   private readonly ready: FairQueue<Job>;
   private timer: Timer | null = null;
@@ -70,13 +75,28 @@ export class Scheduler {
     return Infinity;
   }
 
+  /** The job held for this delivery id, if any (looks through every queue: for rare use). */
   get(id: string): Job | undefined {
-    return this.jobs.get(id);
+    for (const job of this.held()) if (job.row.id === id) return job;
+    return undefined;
+  }
+
+  /**
+   * Every job held, once each: in flight, waiting (the heap's current entries) and ready
+   * (the lanes' live entries). `subscriptionId`: only that subscription's.
+   */
+  private held(subscriptionId?: string): Set<Job> {
+    const out = new Set<Job>();
+    const mine = (job: Job) => subscriptionId === undefined || job.row.subscription_id === subscriptionId;
+    for (const job of this.inflight) if (this.owns(job) && mine(job)) out.add(job);
+    for (const { at, item } of this.due.entries()) if (this.isWaiting(item, at) && mine(item)) out.add(item);
+    for (const job of this.ready.queued(subscriptionId)) if (this.isLive(job)) out.add(job);
+    return out;
   }
 
   /**
    * True while `job` is the one the scheduler holds for its id (not cancelled or finished).
-   * A flag on the job, not a lookup in `jobs` (tens of thousands of ids during a burst): it is asked at every take.
+   * A flag on the job (no lookup by id): it is asked at every take.
    */
   owns(job: Job): boolean {
     return !job.gone;
@@ -87,20 +107,8 @@ export class Scheduler {
     return this.ready.active;
   }
 
-  /**
-   * Learns a delivery to attempt from `dueAt`. A known one (a redelivery) is brought
-   * forward: one in flight goes again right after its attempt.
-   */
+  /** Learns a delivery to attempt from `dueAt`, one it does not hold (new, or stored and not yet admitted). */
   admit(work: OutboxWork): Job {
-    const job = this.jobs.get(work.row.id);
-    if (job) {
-      if (job.state === 'inflight') job.again = true;
-      else if (work.dueAt < job.dueAt) {
-        job.dueAt = work.dueAt;
-        if (job.state === 'waiting') this.place(job);
-      }
-      return job;
-    }
     const fresh: Job = {
       row: work.row,
       attempts: work.attempts,
@@ -108,11 +116,26 @@ export class Scheduler {
       state: 'waiting',
       cancelled: false,
       again: false,
+      detached: false,
       gone: false,
     };
-    this.jobs.set(work.row.id, fresh);
     this.place(fresh);
     return fresh;
+  }
+
+  /**
+   * A redelivery of a delivery it may hold: brought forward to `work.dueAt`, or, in
+   * flight, to go again right after its attempt. Undefined when it holds none.
+   */
+  redeliver(work: OutboxWork): Job | undefined {
+    const job = this.get(work.row.id);
+    if (!job) return undefined;
+    if (job.state === 'inflight') job.again = true;
+    else if (work.dueAt < job.dueAt) {
+      job.dueAt = work.dueAt;
+      if (job.state === 'waiting') this.place(job);
+    }
+    return job;
   }
 
   /** Queues a job by its dueAt: ready now, or waiting under the timer. */
@@ -130,16 +153,12 @@ export class Scheduler {
 
   /** Forgets a job (finished or cancelled); any queue entry for it goes stale. */
   drop(job: Job): void {
-    if (job.gone) return;
     job.gone = true;
-    this.jobs.delete(job.row.id);
   }
 
   /** Jobs of one subscription, whatever their state. */
   forSubscription(subscriptionId: string): Job[] {
-    const out: Job[] = [];
-    for (const job of this.jobs.values()) if (job.row.subscription_id === subscriptionId) out.push(job);
-    return out;
+    return [...this.held(subscriptionId)];
   }
 
   /** The next job the concurrency limits allow, now counted in flight until finished(). */
@@ -147,10 +166,12 @@ export class Scheduler {
     const next = this.ready.take(this.isLive);
     if (!next) return undefined;
     next.item.state = 'inflight';
+    this.inflight.add(next.item);
     return next.item;
   }
 
   finished(job: Job): void {
+    this.inflight.delete(job);
     this.ready.done(job.row.subscription_id);
   }
 
@@ -159,11 +180,10 @@ export class Scheduler {
    * gone). Attempts in flight finish detached; the caller then admits the stored rows afresh.
    */
   reset(): void {
-    for (const job of this.jobs.values()) {
+    for (const job of this.held()) {
       if (job.state === 'inflight') job.detached = true;
       job.gone = true;
     }
-    this.jobs.clear();
   }
 
   /** Stops the timer for good (the engine is stopping). */

@@ -13,6 +13,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendParts, captureWeight, fromLine, lineBytes, toLine, writeAll } from './capture-file.js';
+import { owned } from './own-bytes.js';
 import type { Capture, ReceiverLimits } from './types.js';
 
 interface InboxCaptures {
@@ -86,6 +87,9 @@ export class CaptureStore {
   }
 
   private push(e: InboxCaptures, c: Capture): void {
+    // Kept for as long as the inbox keeps it: its body in memory of its own, so that the
+    // retention limits (which count body bytes) bound what it really holds (own-bytes.ts).
+    c.body = owned(c.body);
     e.list.push(c);
     e.bytes += keptBytes(c);
     this.byId.set(c.id, c);

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock } from '../clock.js';
 import type { CaptureResponse } from '@shared/receiver-types.js';
+import { joinOwned } from './own-bytes.js';
 
 /** Bytes of an oversize body kept for inspection. */
 const OVERSIZE_KEEP = 64 * 1024;
@@ -44,12 +45,13 @@ export function readBody(req: IncomingMessage, limit: number, grow: (total: numb
       if (size > limit) {
         const kept = Buffer.concat(chunks).subarray(0, OVERSIZE_KEEP);
         // Keep draining (discarding) so the 413 can be written; the socket closes after it.
-        return finish({ body: Buffer.from(kept), size, tooLarge: true, overBudget: false });
+        return finish({ body: joinOwned([kept]), size, tooLarge: true, overBudget: false });
       }
       if (!grow(size)) return finish({ body: Buffer.alloc(0), size, tooLarge: false, overBudget: true });
       chunks.push(chunk);
     });
-    req.on('end', () => finish({ body: Buffer.concat(chunks), size, tooLarge: false, overBudget: false }));
+    // The body may be kept for as long as its inbox keeps the capture: memory of its own (own-bytes.ts).
+    req.on('end', () => finish({ body: joinOwned(chunks), size, tooLarge: false, overBudget: false }));
     req.on('error', (err) => {
       if (!done) {
         done = true;

@@ -3,7 +3,8 @@
 // remove, which change memory and name the record for the next journal line in one
 // call, so no change can be forgotten by the journal. Rows come out as read-only views
 // (the stored objects themselves, so reading costs no copy); what goes in is copied, so
-// a caller cannot keep changing a record behind the journal's back.
+// a caller cannot keep changing a record behind the journal's back (insertOwned takes a
+// record its maker gives up).
 import type { ChangeSet } from './journal.js';
 import type { Collection } from './journal-line.js';
 
@@ -29,6 +30,12 @@ export interface Table<T extends object> {
   filter(pred: (row: DeepReadonly<T>) => boolean): DeepReadonly<T>[];
   /** Adds a copy of `row` (its key must be new) and returns the stored view. */
   insert(row: T): DeepReadonly<T>;
+  /**
+   * Adds `row` itself, not a copy (its key must be new): for a record built only to be
+   * stored, whose maker keeps no other reference to it (the outbox's pending rows, made
+   * by the thousand in a fan-out).
+   */
+  insertOwned(row: T): DeepReadonly<T>;
   /** Changes a stored row in place (its key may not change); undefined when there is none. */
   update(key: string, change: RowChange<T>): DeepReadonly<T> | undefined;
   /** False when there was no such row. */
@@ -119,9 +126,12 @@ export class MemTable<T extends object> implements Table<T> {
   }
 
   insert(row: T): DeepReadonly<T> {
-    const key = this.keyOf(row);
+    return this.insertOwned(this.copy(row));
+  }
+
+  insertOwned(stored: T): DeepReadonly<T> {
+    const key = this.keyOf(stored);
     if (this.rows.has(key)) throw new Error(`${this.collection}: a record with key ${key} already exists`);
-    const stored = this.copy(row);
     this.rows.set(key, stored);
     this.added(stored);
     this.changes.set(this.collection, key, stored);

@@ -93,11 +93,34 @@ describe('scheduler', () => {
     sched.admit(work('m_fly', T0));
     const [flying] = takeAll();
     expect(flying.row.id).toBe('m_fly');
-    sched.admit(work('m_wait', clock.now())); // redelivered: due now
+    expect(sched.redeliver(work('m_wait', clock.now()))?.row.id).toBe('m_wait'); // redelivered: due now
     expect(takeAll().map((j) => j.row.id)).toEqual(['m_wait']);
-    sched.admit(work('m_fly', clock.now()));
+    expect(sched.redeliver(work('m_fly', clock.now()))).toBe(flying);
     expect(flying.again).toBe(true);
     expect(sched.get('m_fly')).toBe(flying);
+    expect(sched.redeliver(work('m_unknown', clock.now()))).toBeUndefined();
+    expect(sched.active).toBe(2);
+  });
+
+  it('finds a held job by id and by subscription in every state, once each, and never one it let go of', () => {
+    const { clock, sched, takeAll } = setup(10, 1);
+    const waiting = sched.admit(work('m_wait', T0 + 60_000, 'wh_a'));
+    const flying = sched.admit(work('m_fly', T0, 'wh_a'));
+    const ready = sched.admit(work('m_ready', T0, 'wh_a')); // wh_a may hold one in flight: this one stays ready
+    const other = sched.admit(work('m_other', T0, 'wh_b'));
+    expect(takeAll()).toEqual([flying, other]);
+    sched.redeliver(work('m_wait', T0 + 30_000)); // moved: its old heap entry goes stale
+    expect(sched.forSubscription('wh_a').sort((x, y) => x.row.id.localeCompare(y.row.id))).toEqual([flying, ready, waiting]);
+    expect(sched.forSubscription('wh_b')).toEqual([other]);
+    for (const job of [waiting, flying, ready, other]) expect(sched.get(job.row.id)).toBe(job);
+    sched.drop(ready);
+    sched.drop(other);
+    sched.finished(other);
+    expect(sched.get('m_ready')).toBeUndefined();
+    expect(sched.get('m_other')).toBeUndefined();
+    expect(sched.forSubscription('wh_a').sort((x, y) => x.row.id.localeCompare(y.row.id))).toEqual([flying, waiting]);
+    clock.advance(30_000);
+    expect(sched.forSubscription('wh_a').sort((x, y) => x.row.id.localeCompare(y.row.id))).toEqual([flying, waiting]);
   });
 
   it('never starts a job it let go of: dropped or forgotten while queued, or replaced by a fresh admission of the same id', () => {

@@ -70,6 +70,23 @@ describe('store tables', () => {
     expect(() => store.documents.insert(document('doc_1'))).toThrow(/already exists/);
   });
 
+  it('stores what insertOwned is given itself, journaled like an insert', async () => {
+    const row = {
+      id: 'msg_1',
+      event_id: 'evt_1',
+      subscription_id: 'wh_1',
+      company_id: 'co_1',
+      event_type: 'document.sent' as const,
+      document_id: null,
+      created_at: '2026-11-26T10:00:00.000Z',
+    };
+    expect(store.pendingDeliveries.insertOwned(row)).toBe(row);
+    expect(store.pendingDeliveries.get('msg_1')).toBe(row);
+    expect(() => store.pendingDeliveries.insertOwned({ ...row })).toThrow(/already exists/);
+    await store.commit();
+    expect(await afterCrash((s) => s.pendingDeliveries.all())).toEqual([row]);
+  });
+
   it('hands out read-only views (checked by the compiler)', () => {
     store.documents.insert(document('doc_1'));
     const view = store.documents.get('doc_1')!;
