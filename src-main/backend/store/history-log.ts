@@ -122,9 +122,10 @@ class SegmentedHistoryLog implements HistoryLog {
   recordEvent(event: EventSummary, body: string): void {
     if (!this.writable()) return;
     const seq = this.idx.eventSeq(event.id) ?? this.nextEventSeq++;
-    const loc = this.append(eventLine(seq, event, body));
+    const field = this.bodies.field(event.id, body);
+    const loc = this.append(eventLine(seq, event, body, field));
     this.idx.putEvent(seq, event, loc);
-    this.bodies.remember(event.id, body, loc);
+    this.bodies.remember(event.id, body, loc, field);
   }
 
   recordDelivery(v: DeliverySummary): void {
@@ -212,7 +213,6 @@ class SegmentedHistoryLog implements HistoryLog {
     }
   }
 
-  // ---- internals ----
   /** Recording before open() is a defect; after close() (a late result at shutdown) or during a rollback it is ignored. */
   private writable(): boolean {
     if (this.state === 'new') throw new Error('the history log is not open yet');

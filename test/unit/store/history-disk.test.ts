@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
 import { newId } from '../../../src-main/backend/ids.js';
+import { eventLine } from '../../../src-main/backend/store/history/records.js';
 import fc from 'fast-check';
 
 const setup = historyLogs({ cap: 1000 });
@@ -109,6 +110,11 @@ describe('history log: compact lines read back exactly', () => {
       }
     }
     expect(refs).toBe(5); // all but the one that did not fit beside the event line (and started a new file)
+    // Each copy is the event's line to the byte (its deflated body taken from the last line, not made again).
+    const texts = await Promise.all(names.map((f) => readFile(join(dir, f), 'utf8')));
+    const eventLines = texts.flatMap((t) => t.split('\n')).filter((l) => l.startsWith('{"t":"e"'));
+    expect(eventLines.length).toBeGreaterThan(1);
+    expect(new Set(eventLines)).toEqual(new Set([eventLine(1, event({ id: 'evt_1' }), body).trimEnd()]));
     expect(await allText(dir)).toContain('Deal'); // the attempt that did not fit beside a copy holds its body whole
     expectExact(await (await make()).getAttempts('msg_1'), sent);
   });

@@ -14,8 +14,10 @@ import { attemptBytes, type LineChange } from './attempt-bytes.js';
 import type { BodyRef } from './compact.js';
 import type { LineBytes } from './line-bytes.js';
 import type { AttemptRecord } from '../history-types.js';
+import { bodyField } from './body-codec.js';
 
-const ENTRIES = 256;
+/** Recent events kept with their text: the events of a burst's waiting deliveries (25,000 at 50 subscriptions an event) when a segment rotates. */
+const ENTRIES = 512;
 const MAX_BYTES = 2 * 1024 * 1024;
 const DIGEST = 16;
 /** Digests of recent bodies kept, each of a body up to this many characters (what they hold is bounded). */
@@ -92,8 +94,15 @@ class HashedBodies {
   }
 }
 
+/** A recent event: its body, where its line is, and that line's body field. */
+interface Recent {
+  body: string;
+  loc: Loc;
+  field: string;
+}
+
 export class RecentBodies {
-  private readonly map = new Map<string, { body: string; loc: Loc }>();
+  private readonly map = new Map<string, Recent>();
   private chars = 0;
   /** Events pushed out of `map`, by place and hash. */
   private readonly hashed = new HashedBodies(65_536);
@@ -101,19 +110,30 @@ export class RecentBodies {
   /** `eventLoc`: where an event's (latest) line is, from the index. */
   constructor(private readonly eventLoc: (eventId: string) => Loc | undefined) {}
 
-  remember(eventId: string, body: string, loc: Loc): void {
+  /**
+   * The body field of an event line for `body` (body-codec.ts bodyField): the one its last
+   * line has when that holds the same body. An event line is written again in a new
+   * segment for the attempts still to come after a rotation (history-log.ts), hundreds of
+   * events at once in a burst; each deflated its body again (tens of µs and a zlib handle each).
+   */
+  field(eventId: string, body: string): string {
+    const e = this.map.get(eventId);
+    return e && e.body === body ? e.field : bodyField(body);
+  }
+
+  remember(eventId: string, body: string, loc: Loc, field: string): void {
     const old = this.map.get(eventId);
     if (old) {
-      this.chars -= old.body.length;
+      this.chars -= old.body.length + old.field.length;
       this.map.delete(eventId);
     }
-    if (body.length * 2 > MAX_BYTES) return;
-    this.map.set(eventId, { body, loc });
-    this.chars += body.length;
+    if ((body.length + field.length) * 2 > MAX_BYTES) return;
+    this.map.set(eventId, { body, loc, field });
+    this.chars += body.length + field.length;
     while (this.map.size > ENTRIES || this.chars * 2 > MAX_BYTES) {
-      const [id, first] = this.map.entries().next().value as [string, { body: string; loc: Loc }];
+      const [id, first] = this.map.entries().next().value as [string, Recent];
       this.map.delete(id);
-      this.chars -= first.body.length;
+      this.chars -= first.body.length + first.field.length;
       this.hashed.add(first.loc, first.body);
     }
   }

@@ -44,9 +44,10 @@ import { changeBits, lineBuffer, writeAttempt, type LineChange } from './attempt
 
 export type { BodyRef } from './compact.js';
 
-export function eventLine(seq: number, event: EventSummary, body: string): string {
+/** An event's line; `field`: bodyField(body), if known. */
+export function eventLine(seq: number, event: EventSummary, body: string, field = bodyField(body)): string {
   const v = encodeEventSummary(event);
-  return `{"t":"e","s":${seq},"n":${Buffer.byteLength(v)},"v":${v}${bodyField(body)}}\n`;
+  return `{"t":"e","s":${seq},"n":${Buffer.byteLength(v)},"v":${v}${field}}\n`;
 }
 
 export function deliveryBaseLine(seq: number, d: DeliverySummary): string {
