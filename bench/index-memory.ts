@@ -84,9 +84,9 @@ const rows: [string, number][] = [
   ['event columns', bytes(idx.ev)],
   ['loc pool', bytes(idx.pool)],
 ];
-const times = r.times as unknown as { byCompany: Map<number, { slots: Int32Array; ms: Float64Array }> };
+const times = r.times as unknown as { byCompany: Map<number, { slots: Int32Array; ms?: Float64Array }> };
 let timeBytes = 0;
-for (const o of times.byCompany.values()) timeBytes += o.slots.byteLength + o.ms.byteLength;
+for (const o of times.byCompany.values()) timeBytes += o.slots.byteLength + (o.ms?.byteLength ?? 0);
 rows.push(['time order', timeBytes]);
 let runs = 0;
 for (const k of ['byCompany', 'bySubscription', 'byDocument', 'byEvent', 'docEvents'])

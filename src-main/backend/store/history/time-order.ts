@@ -1,9 +1,10 @@
 // The history index's deliveries of each company by creation time, for the inspector
-// (newest first, then by id, descending). Two typed columns per company: slot numbers
-// and their creation times (epoch ms), ascending by time; deliveries with the same
-// time are in no particular order and are put in id order when walked (a group of
+// (newest first, then by id, descending). One typed column per company: slot numbers,
+// ascending by creation time (epoch ms), each time read from the delivery table's own
+// column when a walk or a binary search needs it (not kept twice); deliveries with the
+// same time are in no particular order and are put in id order when walked (a group of
 // equal times is small: one event's fan-out), so no id is compared, and no string or
-// object made, for anything a page does not show. 12 bytes a delivery.
+// object made, for anything a page does not show. 4 bytes a delivery.
 //
 // Made at start-up from each company's list in creation order. History lists are in
 // sequence order, which is nearly time order: one pass checks it; when it is not (an
@@ -17,7 +18,6 @@ import { firstAfter, walk, type SortedGroup, type TimedSlot } from './time-walk.
 /** One company's order. */
 class CompanyOrder {
   slots: Int32Array;
-  ms: Float64Array;
   n: number;
   /** Changes whenever slots[0..n) do (the walk's group in id order is kept for one version). */
   version = 0;
@@ -26,12 +26,20 @@ class CompanyOrder {
   private side: number[] = [];
   private sideMs: number[] = [];
 
-  constructor(slots: Int32Array, ms: Float64Array, n: number) {
+  /** `ms` (start-up): the slots' times, to sort them by; none for a new, empty order. */
+  constructor(
+    slots: Int32Array,
+    n: number,
+    private readonly msOf: (s: number) => number,
+    ms?: Float64Array,
+  ) {
     this.slots = slots;
-    this.ms = ms;
     this.n = n;
-    this.sortOnce();
+    if (ms) this.sortOnce(ms);
   }
+
+  /** The time of entry i (its delivery's creation time now: see TimeOrders.changed). */
+  readonly msAt = (i: number): number => this.msOf(this.slots[i]);
 
   get size(): number {
     return this.n + this.side.length;
@@ -39,7 +47,7 @@ class CompanyOrder {
 
   add(s: number, ms: number): void {
     const { n } = this;
-    if (this.side.length > 0 || (n > 0 && ms < this.ms[n - 1])) {
+    if (this.side.length > 0 || (n > 0 && ms < this.msAt(n - 1))) {
       this.side.push(s);
       this.sideMs.push(ms);
       if (this.side.length > Math.max(4096, n >>> 3)) this.settle();
@@ -47,7 +55,6 @@ class CompanyOrder {
     }
     if (n === this.slots.length) this.grow(nextCapacity(n));
     this.slots[n] = s;
-    this.ms[n] = ms;
     this.n = n + 1;
     this.version++;
   }
@@ -60,11 +67,13 @@ class CompanyOrder {
       this.sideMs.splice(k, 1);
       return true;
     }
-    let i = firstAfter(this.ms, this.n, ms, true);
-    while (i < this.n && this.ms[i] === ms && this.slots[i] !== s) i++;
+    // Looked for by the time it was added with, which its own entry is read as too (it
+    // may read a new time already: a changed creation time, TimeOrders.changed).
+    const at = (j: number): number => (this.slots[j] === s ? ms : this.msAt(j));
+    let i = firstAfter(at, this.n, ms, true);
+    while (i < this.n && at(i) === ms && this.slots[i] !== s) i++;
     if (i === this.n || this.slots[i] !== s) return false;
     this.slots.copyWithin(i, i + 1, this.n);
-    this.ms.copyWithin(i, i + 1, this.n);
     this.n--;
     this.version++;
     return true;
@@ -72,13 +81,9 @@ class CompanyOrder {
 
   /** Removes every slot in `gone`: one pass. */
   removeMany(gone: ReadonlySet<number>): void {
-    const { slots, ms } = this;
+    const { slots } = this;
     let w = 0;
-    for (let i = 0; i < this.n; i++) {
-      if (gone.has(slots[i])) continue;
-      slots[w] = slots[i];
-      ms[w++] = ms[i];
-    }
+    for (let i = 0; i < this.n; i++) if (!gone.has(slots[i])) slots[w++] = slots[i];
     this.n = w;
     this.version++;
     for (let k = this.side.length - 1; k >= 0; k--) {
@@ -99,9 +104,9 @@ class CompanyOrder {
     this.mergeIn(sideSlots, sideMs);
   }
 
-  /** Sorts slots[0..n) as made: the longest ascending run stays, the rest is merged into it. */
-  private sortOnce(): void {
-    const { slots, ms, n } = this;
+  /** Sorts slots[0..n) as made (`ms`: their times): the longest ascending run stays, the rest is merged into it. */
+  private sortOnce(ms: Float64Array): void {
+    const { slots, n } = this;
     let [best, bestEnd, at] = [0, 0, 0];
     for (let i = 1; i <= n; i++) {
       if (i < n && ms[i] >= ms[i - 1]) continue;
@@ -117,7 +122,6 @@ class CompanyOrder {
     restMs.set(ms.subarray(0, best));
     restMs.set(ms.subarray(bestEnd, n), best);
     slots.copyWithin(0, best, bestEnd);
-    ms.copyWithin(0, best, bestEnd);
     this.n = bestEnd - best;
     this.mergeIn(restSlots, restMs);
   }
@@ -127,14 +131,12 @@ class CompanyOrder {
     const k = addSlots.length;
     sortRuns(addSlots, addMs, k);
     if (this.n + k > this.slots.length) this.grow(Math.max(this.n + k, nextCapacity(this.n)));
-    const { slots, ms } = this;
+    const { slots } = this;
     let end = this.n; // slots[0..end) not moved yet
     for (let j = k - 1; j >= 0; j--) {
-      const p = firstAfter(ms, end, addMs[j]);
+      const p = firstAfter(this.msAt, end, addMs[j]);
       slots.copyWithin(p + j + 1, p, end);
-      ms.copyWithin(p + j + 1, p, end);
       slots[p + j] = addSlots[j];
-      ms[p + j] = addMs[j];
       end = p;
     }
     this.n += k;
@@ -144,7 +146,6 @@ class CompanyOrder {
   /** Room for `cap` entries, grown in place (columns.ts: no copy left behind in the heap). */
   private grow(cap: number): void {
     this.slots = grown(this.slots, cap);
-    this.ms = grown(this.ms, cap);
   }
 }
 
@@ -163,9 +164,11 @@ export class TimeOrders {
     this.byCompany.clear();
     for (const [company, list] of companies) {
       const slots = Int32Array.from(list);
-      const ms = new Float64Array(slots.length);
+      // The times only to sort by, then dropped: in a resizable buffer, which the system
+      // maps and unmaps, not a block of the C heap of several MiB (docs/storage.md).
+      const ms = grown(new Float64Array(0), slots.length);
       createdMs(slots, ms);
-      this.byCompany.set(company, new CompanyOrder(slots, ms, slots.length));
+      this.byCompany.set(company, new CompanyOrder(slots, slots.length, this.msOf, ms));
     }
   }
 
@@ -185,7 +188,7 @@ export class TimeOrders {
   add(company: number, s: number): void {
     let o = this.byCompany.get(company);
     if (!o) {
-      o = new CompanyOrder(new Int32Array(16), new Float64Array(16), 0);
+      o = new CompanyOrder(new Int32Array(16), 0, this.msOf);
       this.byCompany.set(company, o);
     }
     o.add(s, this.msOf(s));

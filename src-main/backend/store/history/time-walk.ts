@@ -20,10 +20,10 @@ export interface SortedGroup {
   ids: string[];
 }
 
-/** What a walk reads: the order's columns (slots[0..n) ascending by time) and its kept group. */
+/** What a walk reads: the order (slots[0..n) ascending by time, entry i's time msAt(i)) and its kept group. */
 export interface WalkSource {
   slots: Int32Array;
-  ms: Float64Array;
+  msAt: (i: number) => number;
   n: number;
   version: number;
   group: SortedGroup | null;
@@ -31,12 +31,12 @@ export interface WalkSource {
 
 /** Newest first from `from` (inclusive: the first at or before it), equal times in id order, descending. */
 export function* walk(o: WalkSource, idOf: (s: number) => string, from?: { ms: number; id: string }): Generator<TimedSlot> {
-  const { slots, ms } = o;
-  let hi = from ? firstAfter(ms, o.n, from.ms) : o.n;
+  const { slots, msAt } = o;
+  let hi = from ? firstAfter(msAt, o.n, from.ms) : o.n;
   while (hi > 0) {
-    const m = ms[hi - 1];
+    const m = msAt(hi - 1);
     let lo = hi - 1;
-    while (lo > 0 && ms[lo - 1] === m) lo--;
+    while (lo > 0 && msAt(lo - 1) === m) lo--;
     const cut = from && m === from.ms ? from.id : null;
     if (hi - lo === 1) {
       if (cut === null || idOf(slots[lo]) <= cut) yield { s: slots[lo], ms: m };
@@ -71,13 +71,14 @@ function firstAtOrBelow(ids: string[], cut: string): number {
   return lo;
 }
 
-/** First index below n whose time is > t (with `orEqual`, >= t). */
-export function firstAfter(ms: Float64Array, n: number, t: number, orEqual = false): number {
+/** First index below n whose time (`msAt`) is > t (with `orEqual`, >= t). */
+export function firstAfter(msAt: (i: number) => number, n: number, t: number, orEqual = false): number {
   let lo = 0;
   let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ms[mid] < t || (!orEqual && ms[mid] === t)) lo = mid + 1;
+    const m = msAt(mid);
+    if (m < t || (!orEqual && m === t)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
