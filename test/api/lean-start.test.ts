@@ -84,4 +84,27 @@ describe('a lean start', () => {
       await rm(probeDir, { recursive: true, force: true });
     }
   });
+
+  it('loads the delivery parts at start when there is somewhere to send', async () => {
+    const probeDir = await mkdtemp(join(tmpdir(), 'countersign-loaded-'));
+    const file = join(probeDir, 'loaded-modules.json');
+    const dataDir = join(probeDir, 'data');
+    const env = { NODE_OPTIONS: `--import=${PROBE}`, COUNTERSIGN_TEST_LOADED_FILE: file };
+    try {
+      const first = await startHeadless({ dataDir, env });
+      expect((await first.api('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/hook', type: 'all' })).status).toBe(201);
+      expect(await first.stop()).toBe(0);
+      // Started again with that subscription and nothing to deliver: the pool is loaded all the same.
+      const h = await startHeadless({ dataDir, env });
+      try {
+        await waitUntil('the pool to be loaded after a start with a subscription', async () =>
+          (await loaded(h, file)).cjs.some((f) => f.includes('node_modules/undici/lib/dispatcher/pool.js')),
+        );
+      } finally {
+        await h.stop();
+      }
+    } finally {
+      await rm(probeDir, { recursive: true, force: true });
+    }
+  });
 });

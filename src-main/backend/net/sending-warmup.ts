@@ -1,6 +1,6 @@
 // undici is loaded by the first send (net/undici.ts), so a service that sends nothing (a
-// fresh one, or one used only to receive) never holds it. Loading it takes 15-80 ms of the
-// main thread (measured on the shared 2-core machine); inside the first delivery, that is
+// fresh one, or one used only to receive) never holds it. Loading it takes 25-80 ms of the
+// main thread (more on the shared 2-core machine under load); inside the first delivery, that is
 // also the wait of the request that made its event. So a service that has somewhere to
 // send loads the delivery's parts ahead, on their own turn of the event loop: at start when
 // it has a subscription, else right after its first subscription is made.
