@@ -2,7 +2,7 @@
 // straight into bytes: the same bytes its text has in UTF-8, without building the text
 // first (line-bytes.ts says why).
 import { SUMMARY_KEYS, type AttemptRecord, type DeliverySummary } from '../history-types.js';
-import { ATTEMPT_KEYS, canCompactAttempt, extrasJson, fromAttempt, hasKeys, isPlain, type BodyRef } from './compact.js';
+import { ATTEMPT_KEYS, canCompactAttempt, extrasJson, fromAttempt, isPlain, type BodyRef } from './compact.js';
 import { writeHeaders } from './headers-codec.js';
 import { LineBytes } from './line-bytes.js';
 import { jsonValue } from './json-text.js';
@@ -14,10 +14,10 @@ import { jsonValue } from './json-text.js';
  *    null | [status, headers, body, truncated], error, succeeded, next_attempt_at,
  *    rule, rule_detail, {later keys}?]
  * or nothing, returning false, if it cannot be written compactly. The delivery id is the
- * line's "d".
+ * line's "d". `compact`: canCompactAttempt(a) is known to hold.
  */
-export function writeAttempt(out: LineBytes, a: AttemptRecord, ref?: BodyRef): boolean {
-  if (!canCompactAttempt(a)) return false;
+export function writeAttempt(out: LineBytes, a: AttemptRecord, ref?: BodyRef, compact = false): boolean {
+  if (!compact && !canCompactAttempt(a)) return false;
   const id = a.delivery_id;
   const req = a.request;
   const res = a.response;
@@ -92,7 +92,8 @@ export function attemptBytes(a: AttemptRecord, ref?: BodyRef, patch: LineChange 
   else out.utf8(String(jsonValue(id)));
   const mark = out.n;
   out.ascii(',"x":');
-  if (writeAttempt(out, a, ref)) {
+  // Bits came from changeBits, which checked the attempt is compact.
+  if (writeAttempt(out, a, ref, typeof patch !== 'string')) {
     if (typeof patch !== 'string') writeChange(out, patch);
     else if (patch !== '') out.utf8(patch);
   } else {
@@ -127,7 +128,7 @@ export function writeBody(out: LineBytes, s: string): void {
   out.utf8(lit);
 }
 
-/** The change of a delivery an attempt line carries: attemptPatchTail's text, or changeBits' bits with the new summary. */
+/** The change of a delivery an attempt line carries: attemptPatchTail's text, or changeBits' bits with the new summary (for that same attempt only). */
 export type LineChange = string | { bits: number; d: DeliverySummary };
 
 /** A string, a finite number, a boolean or null: two such values have the same JSON exactly when they are ===. */
@@ -141,21 +142,36 @@ const simple = (v: unknown): boolean =>
  * (attemptPatchTail says it). No text is made: writeChange writes the same bytes.
  */
 export function changeBits(a: AttemptRecord, old: DeliverySummary, d: DeliverySummary): number {
-  if (!isPlain(d) || !isPlain(old) || !hasKeys(d, SUMMARY_KEYS, true) || !hasKeys(old, SUMMARY_KEYS, true) || !canCompactAttempt(a))
-    return -1;
-  let bits = 0;
-  for (let i = 0; i < SUMMARY_KEYS.length; i++) {
-    const v: unknown = d[SUMMARY_KEYS[i]];
-    const was: unknown = old[SUMMARY_KEYS[i]];
-    if (!simple(v) || !simple(was)) return -1;
-    if (v === was) continue;
-    const value = fromAttempt[i];
-    const x = value ? value(a) : undefined;
-    if (value && !simple(x)) return -1;
-    bits |= x === v ? 1 << i : 1 << (16 + i);
+  // Each summary's values read in a for-in over its own keys (V8 reads those by the key's
+  // place, not by name), the old one's into `oldValues` first.
+  if (!isPlain(d) || !isPlain(old)) return -1;
+  let i = 0;
+  for (const k in old) {
+    if (k !== SUMMARY_KEYS[i]) return -1;
+    oldValues[i++] = old[k as keyof DeliverySummary];
   }
-  return bits;
+  if (i !== FIELDS || !canCompactAttempt(a)) return -1;
+  let bits = 0;
+  i = 0;
+  for (const k in d) {
+    if (k !== SUMMARY_KEYS[i]) return -1;
+    const v: unknown = d[k as keyof DeliverySummary];
+    const was = oldValues[i];
+    if (!simple(v) || !simple(was)) return -1;
+    if (v !== was) {
+      const value = fromAttempt[i];
+      const x = value ? value(a) : undefined;
+      if (value && !simple(x)) return -1;
+      bits |= x === v ? 1 << i : 1 << (16 + i);
+    }
+    i++;
+  }
+  return i === FIELDS ? bits : -1;
 }
+
+const FIELDS = SUMMARY_KEYS.length;
+/** changeBits' old values, reused call to call. */
+const oldValues: unknown[] = new Array<unknown>(FIELDS).fill(null);
 
 /** Writes `,"m":<mask>` and `,"p":{…}` as attemptPatchTail does, from changeBits' bits. */
 function writeChange(out: LineBytes, { bits, d }: { bits: number; d: DeliverySummary }): void {

@@ -34,7 +34,7 @@ const RESPONSE_KEYS = ['status', 'headers', 'body', 'truncated'];
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-export function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
+function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
   let i = 0;
   for (const k in o) {
     if (i < keys.length) {
