@@ -47,13 +47,15 @@ let applied = false;
 /**
  * Applies the flags, the young generation's cap and the idle collector once per process
  * (V8 reads the flags at every heap-limit decision, so applying them late still counts).
+ * `backlog` counts the deliveries waiting now, so that a worked-off burst collects at once
+ * (idle-collector.ts).
  */
-export function applyMemorySettings(): void {
+export function applyMemorySettings(backlog?: () => number): void {
   if (applied) return;
   applied = true;
   for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
   capYoungGeneration(YOUNG_GENERATION_CAP_MIB * 1024 * 1024);
-  startIdleCollector();
+  startIdleCollector({ backlog });
 }
 
 /** The young generation's committed size now (both semi-spaces), in bytes. */
