@@ -10,9 +10,12 @@
 //  2. drain: the receiver answers; CPU per delivery until all ended (every thread, and the
 //     main thread alone: the rest is mostly V8's garbage-collection workers).
 //  3. burst: enqueue while the engine sends (as the bench's PUTs do), CPU per delivery.
+//     With --alloc, the last round's burst also samples what is allocated (V8's sampling
+//     heap profiler, objects collected since included): bytes per delivery, by function
+//     (sampling slows that burst: its CPU figure is not comparable).
 // Run from the repository's root (--expose-gc is needed):
-//   npx rolldown bench/queue-bench.ts --platform node --format esm --file /tmp/queue-bench.mjs
-//   node --expose-gc /tmp/queue-bench.mjs [events=400] [rounds=3]
+//   npx rolldown bench/queue-bench.ts --platform node --format esm --external @ngrok/ngrok --dir out/queue-bench
+//   node --expose-gc out/queue-bench/queue-bench.js [events=400] [rounds=3] [--alloc]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,10 +26,12 @@ import { systemClock } from '../src-main/backend/clock.js';
 import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { Session } from 'node:inspector/promises';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 400);
 const rounds = Number(process.argv[3] ?? 3);
+const sampleAllocations = process.argv.includes('--alloc');
 const exposed = (globalThis as { gc?: () => void }).gc;
 if (!exposed) throw new Error('run with node --expose-gc');
 const gc: () => void = exposed;
@@ -86,6 +91,39 @@ async function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
     }
   }
   throw new Error('the receiver exited before it was ready');
+}
+
+interface SamplingNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/** Starts sampling allocations (1 KiB apart on average), garbage included; the returned function stops and summarises per delivery. */
+async function sampleAllocationsPer(n: number): Promise<() => Promise<string>> {
+  const session = new Session();
+  session.connect();
+  const options = { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+  await session.post('HeapProfiler.startSampling', options as never);
+  return async () => {
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: SamplingNode } };
+    session.disconnect();
+    const self = new Map<string, number>();
+    let total = 0;
+    const walk = (node: SamplingNode): void => {
+      const f = node.callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + node.selfSize);
+      total += node.selfSize;
+      for (const c of node.children) walk(c);
+    };
+    walk(profile.head);
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 20);
+    return [
+      `allocated in the burst: ${(total / n).toFixed(0)} B/delivery; by function (self):`,
+      ...top.map(([k, v]) => `  ${(v / n).toFixed(0).padStart(6)} B  ${k}`),
+    ].join('\n');
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -157,14 +195,17 @@ async function main(): Promise<void> {
     const h2 = process.memoryUsage().heapUsed;
     // 3. burst
     await sleep(100);
+    const stopSampling = sampleAllocations && r === rounds - 1 ? await sampleAllocationsPer(n) : null;
     const c2 = cpu();
     await enqueueAll();
     await drained();
     const c3 = cpu();
+    const allocations = stopSampling ? await stopSampling() : null;
     console.log(
       `round ${r + 1}: kept while queued ${((h1 - h2) / n).toFixed(0)} B/delivery (after: ${((h2 - h0) / n).toFixed(0)}); drain ${per(c1.all - c0.all)} µs CPU/delivery (main ${per(c1.main - c0.main)}); ` +
         `burst ${per(c3.all - c2.all)} (main ${per(c3.main - c2.main)})`,
     );
+    if (allocations) console.log(allocations);
   }
   await backend.stop();
   receiver.child.kill();
