@@ -94,6 +94,50 @@ describe('history slot lists', () => {
     expect([...lists.entries()]).toEqual([]);
   });
 
+  it("holds an event's fan-out (consecutive slots, either way) as a range until it is not one", () => {
+    const { seq, lists, model, check } = setup();
+    let top = 0;
+    const add = (key: number, s: number) => {
+      seq[s] = ++top;
+      lists.push(key, s);
+      model.set(key, [...(model.get(key) ?? []), s]);
+    };
+    // Key 1: slots 100..199 upwards; key 2: slots 999..900 downwards (reused slots come back last freed first).
+    for (let s = 100; s < 200; s++) add(1, s);
+    for (let s = 999; s >= 900; s--) add(2, s);
+    check();
+    expect([lists.form(1), lists.form(2)]).toEqual(['range', 'range']);
+    expect(lists.runBytes).toBe(0);
+    // A slot that does not continue it: an array from then on, in the same order.
+    add(1, 5000);
+    add(2, 898);
+    check();
+    expect([lists.form(1), lists.form(2)]).toEqual(['array', 'array']);
+    // A range long enough becomes a run.
+    for (let s = 10_000; s < 10_000 + RUN_FROM + 5; s++) add(3, s);
+    check();
+    expect(lists.form(3)).toBe('run');
+    // Insert and removal in a range (an import; retention): it becomes an array.
+    for (let s = 20_000; s < 20_010; s++) add(4, s);
+    seq[77_777] = seq[20_004] + 0.5;
+    lists.insert(4, 77_777);
+    model.get(4)!.push(77_777);
+    lists.remove(4, 20_002);
+    model.set(
+      4,
+      model.get(4)!.filter((s) => s !== 20_002),
+    );
+    for (let s = 30_000; s < 30_010; s++) add(5, s);
+    lists.removeMany(new Set([5]), new Set([30_000, 30_009]));
+    model.set(
+      5,
+      model.get(5)!.filter((s) => s !== 30_000 && s !== 30_009),
+    );
+    check();
+    expect([lists.form(4), lists.form(5)]).toEqual(['array', 'array']);
+    expect(Array.from(lists.get(4)!)).toEqual([20_000, 20_001, 20_003, 20_004, 77_777, 20_005, 20_006, 20_007, 20_008, 20_009]);
+  });
+
   it('grows a run in place and pages it by binary search like an array', () => {
     const { seq, lists } = setup();
     for (let s = 0; s < 3 * RUN_FROM; s++) {

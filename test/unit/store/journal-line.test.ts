@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeLine, encodeLine, encodeLineParts, type Op } from '../../../src-main/backend/store/journal-line.js';
+import { ChangeSet } from '../../../src-main/backend/store/journal.js';
 
 const row = (i: number, extra: unknown = null): Op => [
   'pending_deliveries',
@@ -55,5 +56,34 @@ describe('journal line in pieces', () => {
       ),
       { seed: 26, numRuns: 300 },
     );
+  });
+
+  it("writes a group commit's changes as the whole line: each record's last state, at its first place, per collection (property)", () => {
+    const record = fc.oneof(fc.constant(null), fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }), fc.constant(new Date(0)));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('pending_deliveries', 'documents', 'extensions'), fc.string({ maxLength: 12 }), record), {
+          maxLength: 80,
+        }),
+        (changes) => {
+          const set = new ChangeSet();
+          const last = new Map<string, Op>();
+          for (const [c, key, rec] of changes) {
+            set.set(c as Op[0], key, rec);
+            last.set(JSON.stringify([c, key]), [c as Op[0], key, rec]); // a Map keeps the first place, with the last value
+          }
+          const ops = [...new Set(changes.map(([c]) => c))].flatMap((c) => [...last.values()].filter((op) => op[0] === c));
+          expect(Buffer.concat(set.toLine()).equals(Buffer.from(encodeLine(ops), 'utf8'))).toBe(true);
+        },
+      ),
+      { seed: 7, numRuns: 300 },
+    );
+    // Many records: several pieces, one op bigger than a piece.
+    const set = new ChangeSet();
+    const ops: Op[] = Array.from({ length: 3000 }, (_, i) => row(i, i === 1500 ? '中'.repeat(40_000) : null));
+    for (const [c, key, rec] of ops) set.set(c, key, rec);
+    const parts = set.toLine();
+    expect(parts.length).toBeGreaterThan(10);
+    expect(Buffer.concat(parts).equals(Buffer.from(encodeLine(ops), 'utf8'))).toBe(true);
   });
 });

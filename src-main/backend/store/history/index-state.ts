@@ -5,8 +5,8 @@
 //
 // Compact by design (docs/storage.md, "Memory"): summaries live in typed columns with
 // interned strings (delivery-table.ts, event-table.ts), lists hold record numbers, and
-// attempt locations are chains in one pool (loc-pool.ts): about 240 bytes a delivery,
-// 380 when each has an event of its own (docs/storage.md; bench/index-memory.ts).
+// attempt locations are chains in one pool (loc-pool.ts): about 230 bytes a delivery,
+// 370 when each has an event of its own (docs/storage.md; bench/index-memory.ts).
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
 import { DeliveryTable } from './delivery-table.js';
 import { EventTable } from './event-table.js';

@@ -3,6 +3,9 @@
 // reused), so the lists are an array indexed by key. A list is held in the smallest
 // form for its length:
 //   - one record: the number itself (most events have one delivery in a one-subscription setup);
+//   - records numbered one after the other (an event's fan-out: its deliveries take
+//     consecutive slots, or consecutive downwards when they reuse slots retention freed),
+//     up to RUN_FROM of them: a range, the first number, a step of 1 or -1 and a count;
 //   - up to RUN_FROM records: a plain array (8 bytes an entry, no per-list buffer);
 //   - longer (a company's, a subscription's, a document's deliveries): a run, the numbers
 //     in an Int32Array (4 bytes an entry) whose resizable buffer takes memory page by
@@ -34,7 +37,26 @@ class Run {
   }
 }
 
-type List = number | number[] | Run | undefined;
+/** Records first, first + step, … (count of them, 2 <= count < RUN_FROM). */
+class Range {
+  constructor(
+    readonly first: number,
+    readonly step: 1 | -1,
+    public count: number,
+  ) {}
+
+  /** The records as an array (the forms below take over from a range once it is not one). */
+  get list(): number[] {
+    return Array.from({ length: this.count }, (_, k) => this.first + k * this.step);
+  }
+
+  /** Whether n continues the range. */
+  next(n: number): boolean {
+    return n === this.first + this.count * this.step;
+  }
+}
+
+type List = number | Range | number[] | Run | undefined;
 
 function runOf(list: ArrayLike<number>): Run {
   const a = grown(new Int32Array(0), Math.max(RUN_FROM, list.length), RUN_RESERVE);
@@ -51,15 +73,18 @@ export class SlotLists {
   /** The key's records, ascending (a fresh one-element array for a single record; a view of a run, valid until the next change). */
   get(key: number): ArrayLike<number> | undefined {
     const l = this.lists[key];
-    return typeof l === 'number' ? [l] : l instanceof Run ? l.view : l;
+    return typeof l === 'number' ? [l] : l instanceof Run ? l.view : l instanceof Range ? l.list : l;
   }
 
   /** Adds a record whose sequence number is the highest of its key's. */
   push(key: number, n: number): void {
     const l = this.lists[key];
     if (l === undefined) this.lists[key] = n;
-    else if (typeof l === 'number') this.lists[key] = [l, n];
-    else if (l instanceof Run) {
+    else if (typeof l === 'number') this.lists[key] = n === l + 1 || n === l - 1 ? new Range(l, n > l ? 1 : -1, 2) : [l, n];
+    else if (l instanceof Range) {
+      if (!l.next(n)) this.lists[key] = [...l.list, n];
+      else if (++l.count === RUN_FROM) this.lists[key] = runOf(l.list);
+    } else if (l instanceof Run) {
       l.room();
       l.a[l.n++] = n;
     } else if (l.push(n) >= RUN_FROM) this.lists[key] = runOf(l);
@@ -67,7 +92,7 @@ export class SlotLists {
 
   /** Adds a record at its place in sequence order. */
   insert(key: number, n: number): void {
-    const l = this.lists[key];
+    const l = this.plain(key);
     if (l === undefined) {
       this.lists[key] = n;
       return;
@@ -86,7 +111,7 @@ export class SlotLists {
   }
 
   remove(key: number, n: number): void {
-    const l = this.lists[key];
+    const l = this.plain(key);
     if (l === undefined) return;
     if (typeof l === 'number') {
       if (l === n) this.lists[key] = undefined;
@@ -108,7 +133,7 @@ export class SlotLists {
   /** Removes many records at once: one pass over each list touched. */
   removeMany(keys: ReadonlySet<number>, gone: ReadonlySet<number>): void {
     for (const key of keys) {
-      const l = this.lists[key];
+      const l = this.plain(key);
       if (l === undefined) continue;
       if (typeof l === 'number') this.lists[key] = gone.has(l) ? undefined : l;
       else if (l instanceof Run) {
@@ -132,6 +157,13 @@ export class SlotLists {
     this.lists = [];
   }
 
+  /** The form the key's list is held in (for tests and diagnostics). */
+  form(key: number): 'one' | 'range' | 'array' | 'run' | undefined {
+    const l = this.lists[key];
+    if (l === undefined) return undefined;
+    return typeof l === 'number' ? 'one' : l instanceof Range ? 'range' : l instanceof Run ? 'run' : 'array';
+  }
+
   /** Bytes the runs hold outside the JavaScript heap (their buffers' committed length). */
   get runBytes(): number {
     let sum = 0;
@@ -139,9 +171,15 @@ export class SlotLists {
     return sum;
   }
 
+  /** The key's list with a range made an array (the other forms are changed in place). */
+  private plain(key: number): Exclude<List, Range> {
+    const l = this.lists[key];
+    return l instanceof Range ? (this.lists[key] = l.list) : l;
+  }
+
   /** A list after removals, in the smallest form for its length. */
   private settle(key: number): void {
-    const l = this.lists[key];
+    const l = this.plain(key);
     if (typeof l === 'number' || l === undefined) return;
     const n = l instanceof Run ? l.n : l.length;
     if (n <= 1) this.lists[key] = n === 1 ? (l instanceof Run ? l.a[0] : l[0]) : undefined;
