@@ -14,6 +14,13 @@
 // port): HeapProfiler.collectGarbage is V8's memory-reducing collection, the only one
 // reachable from JavaScript without --expose-gc. It costs 10-50 ms of CPU, once.
 // Ticks use the system clock: a real-world wait that a frozen test clock must not stop.
+//
+// A backlog of deliveries worked off is the other moment work ends: the heap grew for the
+// waiting deliveries (each a row, a job and its history entry), and once the backlog is
+// down, most of that is garbage, while the young generation is at its cap. When the
+// backlog (checked every BACKLOG_TICK_MS) has held at least BURST_BACKLOG deliveries and
+// is down to BACKLOG_DONE or fewer, the same collection runs at once instead of after the
+// quiet seconds, which a service that goes on answering now and then may never reach.
 import { getHeapStatistics } from 'node:v8';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
@@ -25,6 +32,18 @@ export const QUIET_CPU_PERCENT = 2;
 export const QUIET_TICKS = 3;
 /** How much the heap must have grown since the last collection for another one, in bytes. */
 export const GROWTH_BYTES = 4 * 1024 * 1024;
+/** How often the backlog of deliveries is looked at, in ms. */
+export const BACKLOG_TICK_MS = 250;
+/** A backlog at least this large is a burst worth collecting after. */
+export const BURST_BACKLOG = 1000;
+/** A burst's backlog is worked off once at most this many deliveries wait (retries may wait for hours). */
+export const BACKLOG_DONE = 100;
+
+export interface IdleCollectorOptions {
+  clock?: Clock;
+  /** Deliveries waiting now (sent or not yet); without it, only quiet stretches collect. */
+  backlog?: () => number;
+}
 
 export interface IdleCollector {
   /** Collections run so far. */
@@ -33,7 +52,7 @@ export interface IdleCollector {
 }
 
 /** Starts the idle check (one per process: index.ts starts it through memory-settings.ts). */
-export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
+export function startIdleCollector({ clock = systemClock, backlog }: IdleCollectorOptions = {}): IdleCollector {
   let lastCpu = process.cpuUsage();
   let quiet = 0;
   // 0: the first quiet stretch after start-up collects too (loading the store and the
@@ -41,14 +60,11 @@ export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
   let heapAfterLast = 0;
   let running = false;
   let disabled = false;
+  let burst = 0;
   const state = { collections: 0 };
 
-  const tick = (): void => {
-    const cpu = process.cpuUsage(lastCpu);
-    lastCpu = process.cpuUsage();
-    const usedMs = (cpu.user + cpu.system) / 1000;
-    quiet = usedMs < (IDLE_TICK_MS * QUIET_CPU_PERCENT) / 100 ? quiet + 1 : 0;
-    if (quiet < QUIET_TICKS || running || disabled) return;
+  const collectIfGrown = (): void => {
+    if (running || disabled) return;
     if (getHeapStatistics().total_heap_size < heapAfterLast + GROWTH_BYTES) return;
     running = true;
     collect()
@@ -65,12 +81,27 @@ export function startIdleCollector(clock: Clock = systemClock): IdleCollector {
         lastCpu = process.cpuUsage();
       });
   };
-  const timer: Timer = clock.setInterval(tick, IDLE_TICK_MS).unref();
+  const tick = (): void => {
+    const cpu = process.cpuUsage(lastCpu);
+    lastCpu = process.cpuUsage();
+    const usedMs = (cpu.user + cpu.system) / 1000;
+    quiet = usedMs < (IDLE_TICK_MS * QUIET_CPU_PERCENT) / 100 ? quiet + 1 : 0;
+    if (quiet >= QUIET_TICKS) collectIfGrown();
+  };
+  const backlogTick = (): void => {
+    const waiting = backlog!();
+    burst = Math.max(burst, waiting);
+    if (burst < BURST_BACKLOG || waiting > BACKLOG_DONE) return;
+    burst = waiting;
+    collectIfGrown();
+  };
+  const timers: Timer[] = [clock.setInterval(tick, IDLE_TICK_MS).unref()];
+  if (backlog) timers.push(clock.setInterval(backlogTick, BACKLOG_TICK_MS).unref());
   return {
     get collections() {
       return state.collections;
     },
-    stop: () => clock.clearInterval(timer),
+    stop: () => timers.forEach((t) => clock.clearInterval(t)),
   };
 }
 

@@ -153,7 +153,7 @@ async function startParts(p: Parts): Promise<void> {
     p.ports.receiver = await listen(p.receiverServer, config.receiverPort, config.host);
     // Process-wide V8 settings, here so that every way of starting the service has them; once
     // the history is loaded, since loading grows the heap from nothing (memory-settings.ts).
-    applyMemorySettings();
+    applyMemorySettings(() => store.pendingDeliveries.size);
   } catch (err) {
     receiver.close();
     await Promise.all([close(p.apiServer), close(p.receiverServer)]);

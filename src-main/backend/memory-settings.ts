@@ -43,17 +43,23 @@ export const YOUNG_GENERATION_CAP_MIB = 16;
 export const MEMORY_FLAGS = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
 
 let applied = false;
+let backlogOf: () => number = () => 0;
 
 /**
  * Applies the flags, the young generation's cap and the idle collector once per process
  * (V8 reads the flags at every heap-limit decision, so applying them late still counts).
+ * `backlog` counts the deliveries waiting now, so that a worked-off burst collects at once
+ * (idle-collector.ts).
  */
-export function applyMemorySettings(): void {
+export function applyMemorySettings(backlog?: () => number): void {
+  // The latest backend's count: a process that starts another backend (the desktop app
+  // after a restart of its service, tests) watches that one's backlog from then on.
+  if (backlog) backlogOf = backlog;
   if (applied) return;
   applied = true;
   for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
   capYoungGeneration(YOUNG_GENERATION_CAP_MIB * 1024 * 1024);
-  startIdleCollector();
+  startIdleCollector({ backlog: () => backlogOf() });
 }
 
 /** The young generation's committed size now (both semi-spaces), in bytes. */

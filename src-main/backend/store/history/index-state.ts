@@ -5,7 +5,7 @@
 //
 // Compact by design (docs/storage.md, "Memory"): summaries live in typed columns with
 // interned strings (delivery-table.ts, event-table.ts), lists hold record numbers, and
-// attempt locations are chains in one pool (loc-pool.ts): about 230 bytes a delivery,
+// attempt locations are chains in one pool (loc-pool.ts): about 220 bytes a delivery,
 // 370 when each has an event of its own (docs/storage.md; bench/index-memory.ts).
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
 import { DeliveryTable } from './delivery-table.js';
