@@ -16,85 +16,18 @@ import { join } from 'node:path';
 import { Store } from '../src-main/backend/store/store.js';
 import { createHistoryLog } from '../src-main/backend/store/history-log.js';
 import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js';
-import type { EndedAttempt } from '../src-main/backend/delivery/attempt-log.js';
 import { systemClock } from '../src-main/backend/clock.js';
-import { webhookHeaders, signingKey } from '../src-main/backend/delivery/signing.js';
+import { signingKey } from '../src-main/backend/delivery/signing.js';
 import { applyMemorySettings } from '../src-main/backend/memory-settings.js';
 import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
 import { Session } from 'node:inspector/promises';
+import { cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 600);
 const rounds = Number(process.argv[3] ?? 5);
 const alloc = process.argv[4] === 'alloc' || process.argv[4] === 'sites';
 const sites = process.argv[4] === 'sites';
-
-const cpuUs = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
-const data = (i: number) => ({
-  document: {
-    public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
-    title: `Lease agreement, revision ${i}`,
-    status: 'SENT',
-    recipients: [
-      {
-        public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
-        name: 'Ada Lovelace',
-        email: 'ada@example.com',
-        role: 'signer',
-        status: 'pending',
-        completed_at: null,
-      },
-      {
-        public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
-        name: 'Alan Turing',
-        email: 'alan@example.com',
-        role: 'signer',
-        status: 'viewed',
-        completed_at: null,
-      },
-    ],
-    metadata: { deal: 'D-1042', region: 'eu' },
-    url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
-    created_at: '2026-11-26T10:00:00.000Z',
-    updated_at: new Date().toISOString(),
-  },
-});
-
-/** An attempt as the engine ends it, answered as bench/receiver.mjs answers. */
-function endedAttempt(w: OutboxWork, store: Store, key: ReturnType<typeof signingKey>, url: string): EndedAttempt {
-  const body = store.pendingEvents.get(w.row.event_id)!.body;
-  const startedAt = Date.now();
-  const headers = webhookHeaders({ secret: key, msgId: w.row.id, timestamp: Math.floor(startedAt / 1000), body: Buffer.from(body) });
-  const date = new Date(startedAt).toUTCString();
-  return {
-    row: w.row,
-    attempt: 1,
-    url,
-    startedAt,
-    headers: { ...headers },
-    body,
-    result: {
-      durationMs: 1.234,
-      response: {
-        status: 200,
-        headers: { 'content-type': 'application/json', 'content-length': '11', date, connection: 'keep-alive', 'keep-alive': 'timeout=5' },
-        body: '{"ok":true}',
-        truncated: false,
-      },
-      error: null,
-    },
-    succeeded: true,
-    status: 'succeeded',
-    nextAt: null,
-    rule: 'success',
-    detail: '200: delivered',
-    slowDown: false,
-  };
-}
 
 interface SampleNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -152,7 +85,7 @@ async function main(): Promise<void> {
     for (let e = 0; e < events; e += 50) {
       for (let k = 0; k < Math.min(50, events - e); k++)
         outbox.enqueue(
-          { company_id: 'co_bench', type: 'document.updated', document_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', data: data(e + k) },
+          { company_id: 'co_bench', type: 'document.updated', document_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', data: documentData(e + k) },
           subs,
         );
       await store.commit();

@@ -14,84 +14,16 @@ import { join } from 'node:path';
 import { Store } from '../src-main/backend/store/store.js';
 import { createHistoryLog } from '../src-main/backend/store/history-log.js';
 import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js';
-import type { EndedAttempt } from '../src-main/backend/delivery/attempt-log.js';
 import { systemClock } from '../src-main/backend/clock.js';
-import { webhookHeaders, signingKey } from '../src-main/backend/delivery/signing.js';
+import { signingKey } from '../src-main/backend/delivery/signing.js';
 import { applyMemorySettings } from '../src-main/backend/memory-settings.js';
 import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
+import { cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 600);
 const rounds = Number(process.argv[3] ?? 5);
 const lag = Number(process.argv[4] ?? 4);
-
-const cpuUs = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
-function documentData(i: number): Record<string, unknown> {
-  return {
-    document: {
-      public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
-      title: `Lease agreement, revision ${i}`,
-      status: 'SENT',
-      recipients: [
-        {
-          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
-          name: 'Ada Lovelace',
-          email: 'ada@example.com',
-          role: 'signer',
-          status: 'pending',
-          completed_at: null,
-        },
-        {
-          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
-          name: 'Alan Turing',
-          email: 'alan@example.com',
-          role: 'signer',
-          status: 'viewed',
-          completed_at: null,
-        },
-      ],
-      metadata: { deal: 'D-1042', region: 'eu' },
-      url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
-      created_at: '2026-11-26T10:00:00.000Z',
-      updated_at: new Date().toISOString(),
-    },
-  };
-}
-
-/** An attempt as the engine ends it: signed headers, a 200 answer. */
-function endedAttempt(w: OutboxWork, store: Store, key: ReturnType<typeof signingKey>, url: string): EndedAttempt {
-  const body = store.pendingEvents.get(w.row.event_id)!.body;
-  const startedAt = Date.now();
-  const headers = webhookHeaders({ secret: key, msgId: w.row.id, timestamp: Math.floor(startedAt / 1000), body: Buffer.from(body) });
-  return {
-    row: w.row,
-    attempt: 1,
-    url,
-    startedAt,
-    headers: { ...headers },
-    body,
-    result: {
-      durationMs: 2,
-      response: {
-        status: 200,
-        headers: { 'content-type': 'text/plain', date: new Date(startedAt).toUTCString(), 'content-length': '2' },
-        body: 'ok',
-        truncated: false,
-      },
-      error: null,
-    },
-    succeeded: true,
-    status: 'succeeded',
-    nextAt: null,
-    rule: 'success',
-    detail: '200: delivered',
-    slowDown: false,
-  };
-}
 
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'fanout-bench-'));

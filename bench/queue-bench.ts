@@ -27,6 +27,7 @@ import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Session } from 'node:inspector/promises';
+import { documentData } from './bench-fixtures.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 400);
@@ -44,38 +45,6 @@ function cpu(): { all: number; main: number } {
     return (Number(fields[11]) + Number(fields[12])) / 100;
   };
   return { all: read(`/proc/${process.pid}/stat`), main: read(`/proc/${process.pid}/task/${process.pid}/stat`) };
-}
-
-function documentData(i: number): Record<string, unknown> {
-  return {
-    document: {
-      public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
-      title: `Lease agreement, revision ${i}`,
-      status: 'SENT',
-      recipients: [
-        {
-          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
-          name: 'Ada Lovelace',
-          email: 'ada@example.com',
-          role: 'signer',
-          status: 'pending',
-          completed_at: null,
-        },
-        {
-          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
-          name: 'Alan Turing',
-          email: 'alan@example.com',
-          role: 'signer',
-          status: 'viewed',
-          completed_at: null,
-        },
-      ],
-      metadata: { deal: 'D-1042', region: 'eu' },
-      url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
-      created_at: '2026-11-26T10:00:00.000Z',
-      updated_at: new Date().toISOString(),
-    },
-  };
 }
 
 /** bench/receiver.mjs in its own process; resolves with it and its URL once it prints its ready line. */

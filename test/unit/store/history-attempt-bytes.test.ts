@@ -14,6 +14,9 @@ import type { AttemptRecord, DeliverySummary } from '../../../src-main/backend/s
 import { attempt, delivery } from './history-fixtures.js';
 
 // ---- the text encoder as it was (compact.ts encodeAttempt, headers-codec.ts encodeHeaders, records.ts attemptLine) ----
+// A frozen copy on purpose, tables included: the bytes written by the encoder before the
+// change are the reference, and headers-codec.ts's NAMES and PAIRS may only grow at their
+// end (a written index keeps its meaning): a reorder there fails these tests.
 const NAMES = [
   'content-type',
   'user-agent',

@@ -1,0 +1,78 @@
+// What the in-process benches (attempt-log-bench.ts, fanout-bench.ts, queue-bench.ts)
+// share: the document an event carries, an attempt as the engine ends it, and CPU time.
+// Diagnostic tools only; `npm run bench` does not use them.
+import type { Store } from '../src-main/backend/store/store.js';
+import type { OutboxWork } from '../src-main/backend/delivery/outbox.js';
+import type { EndedAttempt } from '../src-main/backend/delivery/attempt-log.js';
+import { webhookHeaders, type signingKey } from '../src-main/backend/delivery/signing.js';
+
+/** CPU time of this process so far (all threads), in µs. */
+export const cpuUs = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/** A document.updated event's data, as the bench's PUTs make it. */
+export function documentData(i: number): Record<string, unknown> {
+  return {
+    document: {
+      public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+      title: `Lease agreement, revision ${i}`,
+      status: 'SENT',
+      recipients: [
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0ABCDE',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          role: 'signer',
+          status: 'pending',
+          completed_at: null,
+        },
+        {
+          public_id: 'rcp_01JDXK3M4N5P6Q7R8S9T0FGHIJ',
+          name: 'Alan Turing',
+          email: 'alan@example.com',
+          role: 'signer',
+          status: 'viewed',
+          completed_at: null,
+        },
+      ],
+      metadata: { deal: 'D-1042', region: 'eu' },
+      url: 'http://127.0.0.1:4010/app/documents?d=doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ',
+      created_at: '2026-11-26T10:00:00.000Z',
+      updated_at: new Date().toISOString(),
+    },
+  };
+}
+
+/** An attempt as the engine ends it, answered as bench/receiver.mjs answers. */
+export function endedAttempt(w: OutboxWork, store: Store, key: ReturnType<typeof signingKey>, url: string): EndedAttempt {
+  const body = store.pendingEvents.get(w.row.event_id)!.body;
+  const startedAt = Date.now();
+  const headers = webhookHeaders({ secret: key, msgId: w.row.id, timestamp: Math.floor(startedAt / 1000), body: Buffer.from(body) });
+  const date = new Date(startedAt).toUTCString();
+  return {
+    row: w.row,
+    attempt: 1,
+    url,
+    startedAt,
+    headers: { ...headers },
+    body,
+    result: {
+      durationMs: 1.234,
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-length': '11', date, connection: 'keep-alive', 'keep-alive': 'timeout=5' },
+        body: '{"ok":true}',
+        truncated: false,
+      },
+      error: null,
+    },
+    succeeded: true,
+    status: 'succeeded',
+    nextAt: null,
+    rule: 'success',
+    detail: '200: delivered',
+    slowDown: false,
+  };
+}
