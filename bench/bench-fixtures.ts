@@ -3,6 +3,7 @@
 // Diagnostic tools only; `npm run bench` does not use them.
 import type { Store } from '../src-main/backend/store/store.js';
 import type { OutboxWork } from '../src-main/backend/delivery/outbox.js';
+import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
 import type { EndedAttempt } from '../src-main/backend/delivery/attempt-log.js';
 import { webhookHeaders, type signingKey } from '../src-main/backend/delivery/signing.js';
 
@@ -75,4 +76,24 @@ export function endedAttempt(w: OutboxWork, store: Store, key: ReturnType<typeof
     detail: '200: delivered',
     slowDown: false,
   };
+}
+
+/** The company co_bench and `n` enabled subscriptions of type all to `${urlBase}/cs/<i>`, committed. */
+export async function benchSubscriptions(store: Store, n: number, urlBase: string): Promise<SubscriptionRecord[]> {
+  store.companies.insert({ id: 'co_bench', name: 'Bench', created_at: new Date().toISOString() } as never);
+  const subs: SubscriptionRecord[] = [];
+  for (let i = 0; i < n; i++)
+    subs.push(
+      store.subscriptions.insert({
+        public_id: `wh_bench${String(i).padStart(20, '0')}`,
+        company_id: 'co_bench',
+        url: `${urlBase}/cs/${i}`,
+        type: 'all',
+        status: 'enabled',
+        created_at: new Date().toISOString(),
+        secret_key: 'whsec_' + Buffer.alloc(24, i).toString('base64'),
+      } as unknown as SubscriptionRecord) as SubscriptionRecord,
+    );
+  await store.commit();
+  return subs;
 }

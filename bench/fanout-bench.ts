@@ -17,8 +17,7 @@ import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js'
 import { systemClock } from '../src-main/backend/clock.js';
 import { signingKey } from '../src-main/backend/delivery/signing.js';
 import { applyMemorySettings } from '../src-main/backend/memory-settings.js';
-import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
-import { cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
+import { benchSubscriptions, cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 600);
@@ -35,22 +34,7 @@ async function main(): Promise<void> {
   const outbox = new Outbox({ store, history, clock: systemClock });
   let added: OutboxWork[] = [];
   outbox.listen({ added: (w) => added.push(...w), again: () => {}, cancelled: () => {} });
-  store.companies.insert({ id: 'co_bench', name: 'Bench', created_at: new Date().toISOString() });
-  const subs: SubscriptionRecord[] = [];
-  for (let i = 0; i < SUBS; i++) {
-    subs.push(
-      store.subscriptions.insert({
-        public_id: `wh_bench${String(i).padStart(20, '0')}`,
-        company_id: 'co_bench',
-        url: `http://127.0.0.1:40000/cs/${i}`,
-        type: 'all',
-        status: 'enabled',
-        created_at: new Date().toISOString(),
-        secret_key: 'whsec_' + Buffer.alloc(24, i).toString('base64'),
-      } as unknown as SubscriptionRecord) as SubscriptionRecord,
-    );
-  }
-  await store.commit();
+  const subs = await benchSubscriptions(store, SUBS, 'http://127.0.0.1:40000');
   applyMemorySettings();
   const key = signingKey(subs[0].secret_key);
   const rows: string[] = [];

@@ -23,11 +23,10 @@ import { join } from 'node:path';
 import { createBackend } from '../src-main/backend/index.js';
 import { loadConfig } from '../src-main/backend/config.js';
 import { systemClock } from '../src-main/backend/clock.js';
-import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Session } from 'node:inspector/promises';
-import { documentData } from './bench-fixtures.js';
+import { benchSubscriptions, documentData } from './bench-fixtures.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 400);
@@ -109,21 +108,7 @@ async function main(): Promise<void> {
   });
   await backend.start();
   const { store, outbox, engine } = backend;
-  store.companies.insert({ id: 'co_bench', name: 'Bench', created_at: new Date().toISOString() } as never);
-  const subs: SubscriptionRecord[] = [];
-  for (let i = 0; i < SUBS; i++)
-    subs.push(
-      store.subscriptions.insert({
-        public_id: `wh_bench${String(i).padStart(20, '0')}`,
-        company_id: 'co_bench',
-        url: `${rurl}/cs/${i}`,
-        type: 'all',
-        status: 'enabled',
-        created_at: new Date().toISOString(),
-        secret_key: 'whsec_' + Buffer.alloc(24, i).toString('base64'),
-      } as unknown as SubscriptionRecord) as SubscriptionRecord,
-    );
-  await store.commit();
+  const subs = await benchSubscriptions(store, SUBS, rurl);
   const enqueueAll = async () => {
     const commits: Promise<void>[] = [];
     for (let e = 0; e < events; e += 50) {
