@@ -10,17 +10,11 @@
 //   npx rolldown bench/attempt-log-bench.ts --platform node --format esm --file /tmp/attempt-log-bench.mjs
 //   node /tmp/attempt-log-bench.mjs [events=600] [rounds=5]
 //   node --max-semi-space-size=256 --min-semi-space-size=256 /tmp/attempt-log-bench.mjs 200 3 alloc
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Store } from '../src-main/backend/store/store.js';
-import { createHistoryLog } from '../src-main/backend/store/history-log.js';
-import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js';
-import { systemClock } from '../src-main/backend/clock.js';
+import { rm } from 'node:fs/promises';
 import { signingKey } from '../src-main/backend/delivery/signing.js';
 import { applyMemorySettings } from '../src-main/backend/memory-settings.js';
 import { Session } from 'node:inspector/promises';
-import { benchSubscriptions, cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
+import { benchSubscriptions, openBenchOutbox, cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 600);
@@ -53,15 +47,7 @@ async function printSites(session: Session, n: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const root = await mkdtemp(join(tmpdir(), 'attempt-log-bench-'));
-  const store = new Store(root);
-  await store.open();
-  const history = createHistoryLog({ dir: join(root, 'history'), cap: 1_000_000 });
-  await history.open();
-  store.attachLog(history);
-  const outbox = new Outbox({ store, history, clock: systemClock });
-  let added: OutboxWork[] = [];
-  outbox.listen({ added: (w) => added.push(...w), again: () => {}, cancelled: () => {} });
+  const { root, store, history, outbox, takeAdded } = await openBenchOutbox('attempt-log-bench-', 1_000_000);
   const subs = await benchSubscriptions(store, SUBS, 'http://127.0.0.1:40000');
   if (!alloc) applyMemorySettings();
   const key = signingKey(subs[0].secret_key);
@@ -76,8 +62,7 @@ async function main(): Promise<void> {
       await store.commit();
     }
     await new Promise((res) => setImmediate(res)); // the outbox hands work over once its commit is durable
-    const ended = added.map((w) => endedAttempt(w, store, key, urls.get(w.row.subscription_id)!));
-    added = [];
+    const ended = takeAdded().map((w) => endedAttempt(w, store, key, urls.get(w.row.subscription_id)!));
     await history.flush();
     const session = sites && r === rounds - 1 ? new Session() : null;
     if (session) {

@@ -1,8 +1,13 @@
 // What the in-process benches (attempt-log-bench.ts, fanout-bench.ts, queue-bench.ts)
 // share: the document an event carries, an attempt as the engine ends it, and CPU time.
 // Diagnostic tools only; `npm run bench` does not use them.
-import type { Store } from '../src-main/backend/store/store.js';
-import type { OutboxWork } from '../src-main/backend/delivery/outbox.js';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../src-main/backend/store/store.js';
+import { createHistoryLog } from '../src-main/backend/store/history-log.js';
+import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js';
+import { systemClock } from '../src-main/backend/clock.js';
 import type { SubscriptionRecord } from '../src-main/backend/store/schema.js';
 import type { EndedAttempt } from '../src-main/backend/delivery/attempt-log.js';
 import { webhookHeaders, type signingKey } from '../src-main/backend/delivery/signing.js';
@@ -96,4 +101,27 @@ export async function benchSubscriptions(store: Store, n: number, urlBase: strin
     );
   await store.commit();
   return subs;
+}
+
+/**
+ * A store with its history log (capped at `cap` deliveries) and an outbox, in a new folder
+ * under the system's temporary one; `takeAdded()` gives what the outbox handed over since
+ * the last call.
+ */
+export async function openBenchOutbox(prefix: string, cap: number) {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const store = new Store(root);
+  await store.open();
+  const history = createHistoryLog({ dir: join(root, 'history'), cap });
+  await history.open();
+  store.attachLog(history);
+  const outbox = new Outbox({ store, history, clock: systemClock });
+  let added: OutboxWork[] = [];
+  outbox.listen({ added: (w) => added.push(...w), again: () => {}, cancelled: () => {} });
+  const takeAdded = (): OutboxWork[] => {
+    const taken = added;
+    added = [];
+    return taken;
+  };
+  return { root, store, history, outbox, takeAdded };
 }

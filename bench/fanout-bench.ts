@@ -8,16 +8,11 @@
 // apply (memory-settings.ts). CPU time per delivery of each step, over rounds. Run:
 //   npx rolldown bench/fanout-bench.ts --platform node --format esm --file /tmp/fanout-bench.mjs
 //   node /tmp/fanout-bench.mjs [events=600] [rounds=5] [lag=4]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Store } from '../src-main/backend/store/store.js';
-import { createHistoryLog } from '../src-main/backend/store/history-log.js';
-import { Outbox, type OutboxWork } from '../src-main/backend/delivery/outbox.js';
-import { systemClock } from '../src-main/backend/clock.js';
+import { rm } from 'node:fs/promises';
+import type { OutboxWork } from '../src-main/backend/delivery/outbox.js';
 import { signingKey } from '../src-main/backend/delivery/signing.js';
 import { applyMemorySettings } from '../src-main/backend/memory-settings.js';
-import { benchSubscriptions, cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
+import { benchSubscriptions, openBenchOutbox, cpuUs, documentData, endedAttempt } from './bench-fixtures.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 600);
@@ -25,15 +20,7 @@ const rounds = Number(process.argv[3] ?? 5);
 const lag = Number(process.argv[4] ?? 4);
 
 async function main(): Promise<void> {
-  const root = await mkdtemp(join(tmpdir(), 'fanout-bench-'));
-  const store = new Store(root);
-  await store.open();
-  const history = createHistoryLog({ dir: join(root, 'history'), cap: 200_000 });
-  await history.open();
-  store.attachLog(history);
-  const outbox = new Outbox({ store, history, clock: systemClock });
-  let added: OutboxWork[] = [];
-  outbox.listen({ added: (w) => added.push(...w), again: () => {}, cancelled: () => {} });
+  const { root, store, history, outbox, takeAdded } = await openBenchOutbox('fanout-bench-', 200_000);
   const subs = await benchSubscriptions(store, SUBS, 'http://127.0.0.1:40000');
   applyMemorySettings();
   const key = signingKey(subs[0].secret_key);
@@ -56,8 +43,7 @@ async function main(): Promise<void> {
       c = cpuUs();
       await store.commit();
       t.commit += cpuUs() - c;
-      queued.push(added);
-      added = [];
+      queued.push(takeAdded());
       const last = e + 50 >= events;
       // What the engine hands over (signed headers, the answer) is made first, outside the timed part.
       c = cpuUs();
