@@ -88,15 +88,15 @@ export function startIdleCollector({ clock = systemClock, backlog }: IdleCollect
     quiet = usedMs < (IDLE_TICK_MS * QUIET_CPU_PERCENT) / 100 ? quiet + 1 : 0;
     if (quiet >= QUIET_TICKS) collectIfGrown();
   };
-  const backlogTick = (): void => {
-    const waiting = backlog!();
+  const backlogTick = (count: () => number): void => {
+    const waiting = count();
     burst = Math.max(burst, waiting);
     if (burst < BURST_BACKLOG || waiting > BACKLOG_DONE) return;
     burst = waiting;
     collectIfGrown();
   };
   const timers: Timer[] = [clock.setInterval(tick, IDLE_TICK_MS).unref()];
-  if (backlog) timers.push(clock.setInterval(backlogTick, BACKLOG_TICK_MS).unref());
+  if (backlog) timers.push(clock.setInterval(() => backlogTick(backlog), BACKLOG_TICK_MS).unref());
   return {
     get collections() {
       return state.collections;
