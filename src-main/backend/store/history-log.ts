@@ -11,8 +11,12 @@
 // Retention (what is kept, how a segment is dropped): history/retention.ts. Attempts
 // before their delivery's first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
-import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
-import { attemptChange, deliveryBaseLine, eventLine, parseEventBody } from './history/records.js';
+import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryLogOptions, HistoryMark } from './history-types.js';
+
+export type { HistoryLogOptions } from './history-types.js';
+import { attemptChange, eventLine, parseEventBody } from './history/records.js';
+import { deliveryBaseBytes } from './history/summary-bytes.js';
+import type { LineBytes } from './history/line-bytes.js';
 import type { LineChange } from './history/attempt-bytes.js';
 import { OrphanAttempts } from './history/orphans.js';
 import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './history/segments.js';
@@ -27,20 +31,6 @@ import { explainFsError } from './store-errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
 
-export interface HistoryLogOptions {
-  dir: string;
-  /** Deliveries kept (see the header for exactly which). */
-  cap: number;
-  /** Start a new segment past this size. Default 32 MiB. */
-  segmentBytes?: number;
-  /** Start a new segment after this many new deliveries. Default cap / 8. */
-  segmentDeliveries?: number;
-  /** Write buffered records this soon even without flush(). Default 5 ms. */
-  writeDelayMs?: number;
-  /** The service's clock (retention's pause after a failure); the system clock by default. */
-  clock?: Clock;
-  onBackgroundError?: (err: unknown) => void;
-}
 
 export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
   return new SegmentedHistoryLog(opts);
@@ -134,7 +124,7 @@ class SegmentedHistoryLog implements HistoryLog {
     if (existing !== undefined) return this.changeSummary(existing, v);
     if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
     const seq = this.nextDeliverySeq++;
-    const loc = this.append(deliveryBaseLine(seq, v));
+    const loc = this.append(deliveryBaseBytes(seq, v));
     loc.seg.created++;
     const slot = this.idx.addDelivery(seq, v, loc.seg);
     for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
@@ -242,9 +232,10 @@ class SegmentedHistoryLog implements HistoryLog {
     if (afterBytes > 0) this.writer.append(this.cur, after, afterBytes);
   }
 
-  /** Appends one or more whole lines (`bytes` long in UTF-8, if known) to the current segment, rotating first if they do not fit. */
-  private append(line: string, bytes = Buffer.byteLength(line)): Loc {
+  /** Appends one or more whole lines (`bytes` long in UTF-8, if known), or one line already encoded (copied at once), to the current segment, rotating first if they do not fit. */
+  private append(line: string | LineBytes, bytes = typeof line === 'string' ? Buffer.byteLength(line) : line.n): Loc {
     if (this.wouldRotate(bytes)) this.rotate();
+    if (typeof line !== 'string') return this.writer.appendBytes(this.cur, line.buf, bytes);
     return this.writer.append(this.cur, line, bytes);
   }
 
