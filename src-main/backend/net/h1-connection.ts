@@ -106,7 +106,8 @@ export class H1Connection {
   private readonly onConnect = (): void => {
     const s = this.socket;
     const remote = s.remoteAddress;
-    const refusal = remote === undefined ? 'Refused: the connected address is unknown.' : addressRefusal(this.to.host, remote, this.to.policy);
+    const refusal =
+      remote === undefined ? 'Refused: the connected address is unknown.' : addressRefusal(this.to.host, remote, this.to.policy);
     if (refusal) return void s.destroy(new AddressRefusedError(refusal));
     s.setTimeout(0);
     s.setNoDelay(true);

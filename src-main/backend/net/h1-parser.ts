@@ -148,7 +148,8 @@ export class ResponseParser {
     const stop = lf === -1 ? end : lf + 1;
     this.lineBytes += stop - p;
     const cap = this.state === CHUNK_SIZE || this.state === CHUNK_END ? MAX_CHUNK_LINE : MAX_HEAD_BYTES - this.headBytes;
-    if (this.lineBytes > cap) fail(this.state === CHUNK_SIZE || this.state === CHUNK_END ? 'a chunk line is too long' : 'headers too large');
+    if (this.lineBytes > cap)
+      fail(this.state === CHUNK_SIZE || this.state === CHUNK_END ? 'a chunk line is too long' : 'headers too large');
     if (lf === -1) {
       this.partial += buf.toString('latin1', p, end);
       return end;
