@@ -93,7 +93,7 @@ function structures(): string {
   const d = idx.d;
   const parts: [string, number][] = [
     ['cols', bytes(d.c)],
-    ['ids', (d.ids as unknown as { bytesHeld: number }).bytesHeld],
+    ['ids', (d.ids as unknown as { bytesHeld?: number }).bytesHeld ?? bytes(d.ids)], // bytes(): its Buffer is a view too
     ['ev', bytes(idx.ev)],
     ['pool', bytes(idx.pool)],
   ];
