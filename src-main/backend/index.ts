@@ -32,7 +32,6 @@ import type { ScenarioDeps } from './scenarios/runner.js';
 import { loadDemoAtStart } from './scenarios/demo-start.js';
 import { createApiServer } from './api-server.js';
 import { applyMemorySettings } from './memory-settings.js';
-import { warmUpSending } from './net/sending-warmup.js';
 
 export interface BackendAddresses {
   api_url: string;
@@ -120,8 +119,6 @@ interface Parts {
   addresses: () => BackendAddresses;
   /** instance.json was written (and is removed at stop). */
   announced: boolean;
-  /** Stops waiting for a first subscription to load the sending parts (net/sending-warmup.ts). */
-  stopWarmUp?: () => void;
 }
 
 /** instance.json and the CLI token (instance-file.ts), once the listeners have their ports. */
@@ -163,7 +160,6 @@ async function startParts(p: Parts): Promise<void> {
     throw err;
   }
   p.engine.start();
-  p.stopWarmUp = warmUpSending(store, p.bus);
   if (config.demo) await startDemo(p, config.demo);
   if (p.options.tunnelAutostart !== false) void p.tunnel.autostart();
   // Without the card the service still runs; the command line then needs --api-url.
@@ -186,7 +182,6 @@ async function startDemo(p: Parts, demo: string): Promise<void> {
 async function stopParts(p: Parts): Promise<void> {
   // Delayed and hung answers first, so the receiver's listener can close.
   p.receiver.close();
-  p.stopWarmUp?.();
   await Promise.all([close(p.apiServer), close(p.receiverServer)]);
   await unannounce(p);
   await p.tunnel.stop();

@@ -1,8 +1,8 @@
 // Runs the conformance scorecard against one endpoint: every item's requests (the
 // items at once, each item's steps in order; the burst last, on its own), each
 // recorded in the history log as a delivery tagged "check" (Outbox.recordCheck), then
-// graded (catalogue.ts). Requests go through the engine's HTTP sender (undici, no
-// redirects, one deadline) and the same address policy as deliveries.
+// graded (catalogue.ts). Requests go through the engine's HTTP sender (its own HTTP/1.1
+// client, no redirects, one deadline) and the same address policy as deliveries.
 // Signatures carry the real time, not the service's clock: the endpoint judges
 // webhook-timestamp by its own clock, so a frozen or advanced test clock must not
 // turn every item into a stale-timestamp failure.

@@ -1,21 +1,18 @@
-// One HTTP attempt of a delivery, over undici connection pools (one per origin, kept
-// alive: Node's global fetch is several times slower for this many small POSTs). Each
-// attempt is one dispatch() with its own small handler, not request(): the response
-// stream, promise and async resource request() builds cost ~5 us an attempt, a fifth
-// of the client's work, for a body of a few bytes that we only collect.
-// Guards against a subscriber that could stall or exhaust the engine: redirects are
-// never followed (a 3xx is just a failed attempt), one deadline covers the whole
-// exchange (connect, headers and body), and at most the first 4 KiB of a response
+// One HTTP attempt of a delivery, over the delivery client's keep-alive pools (one per
+// origin: net/h1-client.ts, our own lean HTTP/1.1 client; docs/architecture.md, "The
+// delivery client"). Guards against a subscriber that could stall or exhaust the engine:
+// redirects are never followed (a 3xx is just a failed attempt), one deadline covers the
+// whole exchange (connect, headers and body), and at most the first 4 KiB of a response
 // is kept (enough to read an error; too little to read back an internal service
 // through the delivery log); the rest is discarded with the connection. Every
-// connection goes through the address policy (net/guarded-connect.ts, SSRF).
-import type { Dispatcher } from 'undici';
-import { newPool, type Pool } from '../net/undici.js';
-import type { IncomingHttpHeaders } from 'node:http';
+// connection goes through the address policy (net/h1-connection.ts, SSRF).
 import { Fifo } from './queues.js';
 import { systemClock, type Timer } from '../clock.js';
-import { guardedConnector } from '../net/guarded-connect.js';
+import { H1Client, type Exchange, type H1Pool } from '../net/h1-client.js';
+import type { H1Connection } from '../net/h1-connection.js';
+import { requestBytes, requestHead } from '../net/h1-request.js';
 import type { AddressPolicy } from '../net/address-policy.js';
+import type { ConnectionOptions } from 'node:tls';
 
 export const MAX_RESPONSE_BYTES = 4 * 1024;
 
@@ -29,8 +26,9 @@ export interface SendResult {
 }
 
 interface Target {
-  pool: Pool;
-  path: string;
+  pool: H1Pool;
+  /** The request line and Host (h1-request.ts). */
+  head: string;
 }
 
 export interface HttpSenderOptions {
@@ -42,29 +40,27 @@ export interface HttpSenderOptions {
   maxResponseBytes?: number;
   /** Where connections may go (SSRF); checked on every connection. */
   policy: AddressPolicy;
+  /** Extra TLS options for every connection (a test's own CA); certificates are always checked. */
+  tls?: ConnectionOptions;
 }
 
-function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    const v = raw[name];
-    if (v !== undefined) out[name] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
+const NO_HEADERS: Record<string, string> = {};
 
 /**
- * One attempt: undici's handler for it, and the abort signal the sender's deadline
- * timer (or abortAll) pulls. It settles exactly once, through `end`.
+ * One attempt: the client's exchange for it, ended by its response, an error, the
+ * sender's deadline timer or abortAll. It settles exactly once, through `finish`.
  */
-class Attempt implements Dispatcher.DispatchHandler {
+class Attempt implements Exchange {
   aborted = false;
   reason: Error | undefined;
   done = false;
-  private controller: Dispatcher.DispatchController | null = null;
+  request: Buffer = EMPTY;
+  retried = false;
+  connection: H1Connection | null = null;
+  pool: H1Pool | null = null;
   private status = 0;
-  private headers: Record<string, string> = {};
-  private readonly chunks: Buffer[] = [];
+  private headers = NO_HEADERS;
+  private chunks: Buffer[] | null = null;
   private size = 0;
 
   constructor(
@@ -75,43 +71,40 @@ class Attempt implements Dispatcher.DispatchHandler {
     private readonly resolve: (result: SendResult) => void,
   ) {}
 
+  get ended(): boolean {
+    return this.done;
+  }
+
   abort(reason: Error): void {
     if (this.aborted || this.done) return;
     this.aborted = true;
     this.reason = reason;
-    // Before the request reached a connection there is nothing to cut: onRequestStart does it.
-    this.controller?.abort(reason);
+    if (this.pool) this.pool.abort(this, reason);
+    else this.fail(reason);
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.aborted) controller.abort(this.reason!);
+  onHead(status: number, headers: Record<string, string>): void {
+    this.status = status;
+    this.headers = headers;
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    if (statusCode < 200) return; // informational (1xx): the real answer follows
-    this.status = statusCode;
-    this.headers = flattenHeaders(headers);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.done) return;
-    if (this.size + chunk.length <= this.limit) {
-      this.chunks.push(chunk);
-      this.size += chunk.length;
-      return;
-    }
-    this.chunks.push(chunk.subarray(0, this.limit - this.size));
+  onBody(buf: Buffer, start: number, end: number): boolean {
+    if (this.done) return false;
+    const room = this.limit - this.size;
+    const n = Math.min(end - start, room);
+    // The read buffer is the client's, reused: keep a copy.
+    if (n > 0) (this.chunks ??= []).push(Buffer.from(buf.subarray(start, start + n)));
+    this.size += n;
+    if (end - start <= room) return true;
     this.respond(true);
-    // The rest is not read: the connection goes (undici closes it on abort).
-    controller.abort(new Error('response body over the size limit'));
+    return false; // the rest is not read: the connection goes
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     if (!this.done) this.respond(false);
   }
 
-  onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
+  onError(err: Error): void {
     this.fail(err);
   }
 
@@ -124,7 +117,7 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   private respond(truncated: boolean): void {
     const c = this.chunks;
-    const text = c.length === 0 ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
+    const text = c === null ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
     this.finish({
       durationMs: this.elapsed(),
       response: { status: this.status, headers: this.headers, body: text, truncated },
@@ -134,6 +127,7 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   private finish(result: SendResult): void {
     this.done = true;
+    this.request = EMPTY;
     this.sender.settle(this);
     this.resolve(result);
   }
@@ -142,6 +136,8 @@ class Attempt implements Dispatcher.DispatchHandler {
     return Math.round(performance.now() - this.started);
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
@@ -154,7 +150,7 @@ export function describeError(err: unknown): string {
 }
 
 export class HttpSender {
-  private readonly pools = new Map<string, Pool>();
+  private readonly client: H1Client;
   private readonly targets = new Map<string, Target>();
   /**
    * Attempts in start order, one queue per deadline length (normal, and the shorter one
@@ -168,13 +164,12 @@ export class HttpSender {
   private timer: Timer | null = null;
   private timerAt = Infinity;
   private readonly maxBytes: number;
-  private readonly connector: ReturnType<typeof guardedConnector>;
 
-  constructor(private readonly options: HttpSenderOptions) {
+  constructor(options: HttpSenderOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     const slow = options.slowTimeoutMs ?? Math.max(1000, Math.round(options.timeoutMs / 5));
     this.timeouts = [options.timeoutMs, Math.min(options.timeoutMs, slow)];
-    this.connector = guardedConnector(options.policy);
+    this.client = new H1Client({ connections: options.connections, policy: options.policy, tls: options.tls });
   }
 
   private target(url: string): Target {
@@ -182,14 +177,9 @@ export class HttpSender {
     if (t) return t;
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported URL scheme "${u.protocol}"`);
-    let pool = this.pools.get(u.origin);
-    if (!pool) {
-      pool = newPool(u.origin, { connections: this.options.connections, pipelining: 1, connect: this.connector });
-      this.pools.set(u.origin, pool);
-    }
     // Distinct URLs are few (one per subscription); the cap only guards memory.
     if (this.targets.size > 10_000) this.targets.clear();
-    t = { pool, path: `${u.pathname}${u.search}` };
+    t = { pool: this.client.pool(u), head: requestHead(u) };
     this.targets.set(url, t);
     return t;
   }
@@ -235,8 +225,8 @@ export class HttpSender {
   }
 
   /**
-   * `body` as bytes when the caller sends the same body more than once (undici would
-   * encode a string each time). `slow`: the endpoint keeps timing out, so the attempt
+   * `body` as bytes when the caller sends the same body more than once (a string is
+   * encoded each time). `slow`: the endpoint keeps timing out, so the attempt
    * gets the shorter deadline and holds its slot less long. Never rejects.
    */
   send(url: string, headers: Record<string, string>, body: string | Buffer, slow = false): Promise<SendResult> {
@@ -248,9 +238,11 @@ export class HttpSender {
     this.inFlight[slow ? 1 : 0].push(attempt);
     this.arm();
     try {
-      const { pool, path } = this.target(url);
-      // Errors, synchronous ones included, reach the handler's onResponseError.
-      pool.dispatch({ path, method: 'POST', headers, body }, attempt);
+      const { pool, head } = this.target(url);
+      attempt.request = requestBytes(head, headers, body);
+      attempt.pool = pool;
+      // Errors, synchronous ones included, reach the attempt's onError.
+      pool.dispatch(attempt);
     } catch (err) {
       attempt.fail(err);
     }
@@ -265,9 +257,7 @@ export class HttpSender {
   }
 
   async close(): Promise<void> {
-    const pools = [...this.pools.values()];
-    this.pools.clear();
     this.targets.clear();
-    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+    this.client.close();
   }
 }

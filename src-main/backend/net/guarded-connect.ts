@@ -1,9 +1,10 @@
-// undici's connector with the address policy (address-policy.ts) applied at connect
-// time, where it cannot be dodged: a host written as an address is checked before any
-// byte leaves, a name is resolved through guardedLookup (only allowed addresses are
+// undici's connector (forwarding: receiver/forward-target.ts) with the address policy
+// (address-policy.ts) applied at connect time, where it cannot be dodged: a host written
+// as an address is checked before any byte leaves, a name is resolved through guardedLookup (only allowed addresses are
 // tried), and the address the socket actually connected to is checked again before a
 // request is written on it (so a resolver that changes its mind in between — DNS
-// rebinding — gains nothing).
+// rebinding — gains nothing). The delivery client applies the same three checks to its
+// own connections (net/h1-connection.ts).
 import { isIP, type Socket } from 'node:net';
 import type { buildConnector as Connect } from 'undici';
 import { buildConnector } from './undici.js';

@@ -4,7 +4,8 @@
 // from start-up on that the service never uses. Even the parts in use (the pool, its
 // HTTP/1 and HTTP/2 clients, the agent, the connector) hold ~2 MiB of V8's heap, so a
 // service that sends nothing (a fresh one, or one used only as a receiver) does not load
-// them: the first delivery, forward, replay or remote call does (~10-30 ms, once).
+// them: the first forward, replay or remote call does (~10-30 ms, once). Deliveries do not
+// use undici at all (net/h1-client.ts).
 // The types are undici's own (undici-parts.d.ts); behaviour is undici's, `request` below
 // being undici's `request()` for a URL (its index builds it the same way).
 import { createRequire } from 'node:module';
@@ -51,10 +52,4 @@ export function request(url: string | URL, options: RequestOptions = {}): Promis
     path: u.search ? `${u.pathname}${u.search}` : u.pathname,
     method: rest.method ?? (rest.body ? 'PUT' : 'GET'),
   });
-}
-
-/** Loads what a delivery uses (the pool and the connector) ahead of the first one (net/sending-warmup.ts). */
-export function loadSendingParts(): void {
-  load('undici/lib/core/connect.js');
-  load('undici/lib/dispatcher/pool.js');
 }

@@ -39,9 +39,6 @@ export function hashRows(ids: IdBytes): Int32Array {
   return out;
 }
 
-/** Where get() puts a string id's bytes to look it up. */
-let scratch = Buffer.alloc(256);
-
 export class IdTable {
   private bytes: Buffer = Buffer.alloc(1 << 16);
   private used = 0;
@@ -63,10 +60,21 @@ export class IdTable {
   get(id: string): number | undefined {
     const h = hashString(id);
     if (h < 0) return this.wide.get(id);
-    // Looked up by its bytes (one native Latin-1 write), so there is one probe loop.
-    if (id.length > scratch.length) scratch = Buffer.alloc(id.length * 2);
-    scratch.write(id, 0, id.length, 'latin1');
-    return this.getBytes(scratch, 0, id.length, h);
+    // Compared with the string's char codes in place: writing it out as bytes first (a
+    // native call) cost more than the probe.
+    const { table, len, off, bytes } = this;
+    const n = id.length;
+    const mask = table.length - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e = table[i];
+      if (e === 0) return undefined;
+      const s = e - 1;
+      if (this.hash[s] !== h || len[s] !== n) continue;
+      const o = off[s];
+      let k = 0;
+      while (k < n && bytes[o + k] === id.charCodeAt(k)) k++;
+      if (k === n) return s;
+    }
   }
 
   /** Makes room for `n` slots and `idBytes` bytes of ids in all. */

@@ -1,0 +1,89 @@
+// What one HTTP attempt costs the sender alone (delivery/http-sender.ts; not part of the
+// test suite): HttpSender POSTs a ~730-byte signed body with the engine's five headers to
+// bench/receiver.mjs (its own process), 64 in flight (the engine's default concurrency),
+// nothing stored. Per round: CPU per request of this process (every thread, and the main
+// thread alone), allocation rate, and the process's RSS at the end.
+// Run from the repository's root:
+//   npx rolldown bench/sender-bench.ts --platform node --format esm --dir out/sender-bench
+//   node out/sender-bench/sender-bench.js [requests=50000] [rounds=5]
+// To compare another build of HttpSender, copy this file into that tree and build it there.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { HttpSender } from '../src-main/backend/delivery/http-sender.js';
+import { webhookHeaders, signingKey } from '../src-main/backend/delivery/signing.js';
+
+const N = Number(process.argv[2] ?? 50_000);
+const rounds = Number(process.argv[3] ?? 5);
+const IN_FLIGHT = 64;
+
+function cpu(): { all: number; main: number } {
+  const read = (path: string) => {
+    const f = readFileSync(path, 'utf8');
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  return { all: read(`/proc/${process.pid}/stat`), main: read(`/proc/${process.pid}/task/${process.pid}/stat`) };
+}
+
+async function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(process.cwd(), 'bench/receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let buf = '';
+  for await (const chunk of child.stdout!) {
+    buf += String(chunk);
+    const line = buf.split('\n').find((l) => l.includes('"ready"'));
+    if (line) {
+      child.stdout!.resume();
+      return { child, url: (JSON.parse(line) as { url: string }).url };
+    }
+  }
+  throw new Error('the receiver exited before it was ready');
+}
+
+const body = Buffer.from(
+  JSON.stringify({
+    type: 'document.updated',
+    timestamp: '2026-11-26T10:00:00.000Z',
+    data: { document: { public_id: 'doc_01JDXK3M4N5P6Q7R8S9T0VWXYZ', title: 'x'.repeat(600), status: 'SENT' } },
+  }),
+);
+const key = signingKey(`whsec_${Buffer.alloc(24, 7).toString('base64')}`);
+
+async function round(sender: HttpSender, url: string): Promise<{ all: number; main: number; ok: number }> {
+  let started = 0;
+  let ok = 0;
+  const c0 = cpu();
+  await new Promise<void>((resolve) => {
+    let running = 0;
+    const next = (): void => {
+      while (running < IN_FLIGHT && started < N) {
+        const i = started++;
+        running++;
+        const headers = webhookHeaders({ secret: key, msgId: `msg_${i}`, timestamp: Math.floor(Date.now() / 1000), body });
+        void sender.send(url, headers, body).then((r) => {
+          if (r.response?.status === 200) ok++;
+          running--;
+          if (started < N) next();
+          else if (running === 0) resolve();
+        });
+      }
+    };
+    next();
+  });
+  const c1 = cpu();
+  return { all: ((c1.all - c0.all) * 1e6) / N, main: ((c1.main - c0.main) * 1e6) / N, ok };
+}
+
+const receiver = await startReceiver();
+const sender = new HttpSender({ timeoutMs: 30_000, connections: IN_FLIGHT, policy: { allowPrivate: true } });
+const url = `${receiver.url}/cs/0`;
+await round(sender, url); // warm-up
+for (let r = 0; r < rounds; r++) {
+  const t = await round(sender, url);
+  const rss = process.memoryUsage.rss() / 2 ** 20;
+  process.stdout.write(
+    `round ${r + 1}: ${t.all.toFixed(1)} µs/request all threads, ${t.main.toFixed(1)} main; ok ${t.ok}/${N}; rss ${rss.toFixed(1)} MiB\n`,
+  );
+}
+await sender.close();
+receiver.child.kill();
