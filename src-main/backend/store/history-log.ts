@@ -5,11 +5,10 @@
 // (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
 // attempt details and event bodies stay on disk, read back by location when asked for;
 // closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
-// Durability: flush() makes everything appended before it durable (write + fdatasync);
-// records are also written within a few ms without it. At open, a torn last line (crash
-// mid-write) is cut off and the last segment appended to; damaged lines are skipped.
-// Retention (what is kept, how a segment is dropped): history/retention.ts. Attempts
-// before their delivery's first summary: history/orphans.ts. Records after close() are ignored.
+// Durability: flush() makes everything appended before it durable (write + fdatasync); records are also
+// written within a few ms without it. At open, a torn last line (crash mid-write) is cut off and the last
+// segment appended to; damaged lines are skipped. Retention: history/retention.ts. Attempts before their
+// delivery's first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary } from './history-types.js';
 import type { HistoryLog, HistoryLogOptions, HistoryMark } from './history-types.js';
@@ -155,6 +154,7 @@ class SegmentedHistoryLog implements HistoryLog {
   getDelivery(id: string): DeliverySummary | undefined {
     return this.idx.getDelivery(id);
   }
+  pendingDeliveries = (): DeliverySummary[] => this.idx.pendingDeliveries();
 
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary> {
     return this.idx.list(filter, page);

@@ -95,6 +95,8 @@ export interface HistoryLog extends UndoableLog {
    */
   recordAttempted(attempt: AttemptRecord, delivery: DeliverySummary): void;
   getDelivery(id: string): DeliverySummary | undefined;
+  /** Every delivery whose summary says pending (the outbox rebuilds what is owed from them at start). */
+  pendingDeliveries(): DeliverySummary[];
   /** Newest first; `starting_after` is a delivery id of the previous page. */
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary>;
   /**

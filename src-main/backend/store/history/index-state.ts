@@ -92,6 +92,14 @@ export class HistoryIndex {
     return this.pool.locs(this.d.attemptHead(s), this.segs);
   }
 
+  /** Every delivery whose status is pending, oldest slot first: one pass over the status column. */
+  pendingDeliveries(): DeliverySummary[] {
+    const { d } = this;
+    const out: DeliverySummary[] = [];
+    for (let s = 0; s < d.end; s++) if (d.isPending(s) && d.isLive(s)) out.push(d.read(s));
+    return out;
+  }
+
   /** Deliveries whose base record is in segment `segId`. */
   deliveriesIn(segId: number): number[] {
     const { d } = this;
