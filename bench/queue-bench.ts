@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     await Promise.all(commits);
   };
   const drained = async () => {
-    while (store.pendingDeliveries.size > 0 || engine.inFlight() > 0) await sleep(5);
+    while (outbox.size > 0 || engine.inFlight() > 0) await sleep(5);
     await store.settle();
   };
   const n = events * SUBS;

@@ -105,6 +105,7 @@ interface Parts {
   history: HistoryLog;
   bus: ChangeBus;
   domain: Domain;
+  outbox: Outbox;
   engine: DeliveryEngine;
   receiver: Receiver;
   tunnel: Tunnel;
@@ -150,7 +151,7 @@ async function startParts(p: Parts): Promise<void> {
     p.ports.receiver = await listen(p.receiverServer, config.receiverPort, config.host);
     // Process-wide V8 settings, here so that every way of starting the service has them; once
     // the history is loaded, since loading grows the heap from nothing (memory-settings.ts).
-    applyMemorySettings(() => store.pendingDeliveries.size);
+    applyMemorySettings(() => p.outbox.size);
   } catch (err) {
     receiver.close();
     await Promise.all([close(p.apiServer), close(p.receiverServer)]);
@@ -244,7 +245,7 @@ export function createBackend(config: BackendConfig, options: BackendOptions = {
   const apiServer = createApiServer({ ...consoleDeps, rendererDir: options.rendererDir, port: () => ports.api }, service, redirector);
   const receiverServer = createReceiverServer(receiver);
   const servers = { apiServer, receiverServer, ports, addresses, announced: false };
-  const core = { config, options, store, history, bus, domain, engine, receiver, tunnel, clockControl, scenarios, warnings };
+  const core = { config, options, store, history, bus, domain, outbox, engine, receiver, tunnel, clockControl, scenarios, warnings };
   const parts: Parts = { ...core, ...servers };
   let stopping: Promise<void> | undefined;
 

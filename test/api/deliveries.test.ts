@@ -134,7 +134,7 @@ describe('retries', () => {
       await sink.waitFor(1);
       const [delivery] = (await slow.api('GET', `/v2/webhooks/${sub.public_id}/deliveries`)).body.data;
       expect((await slow.api('DELETE', `/v2/webhooks/${sub.public_id}`)).status).toBe(204);
-      expect(slow.backend.store.pendingDeliveries.size).toBe(0);
+      expect(slow.backend.outbox.size).toBe(0);
       expect(slow.backend.history.getDelivery(delivery.id)?.status).toBe('cancelled');
       // A cancelled delivery cannot be redelivered: its subscription is gone (docs/api.md, Redeliver; issue 12).
       const again = await slow.api('POST', `/v2/webhooks/${sub.public_id}/deliveries/${delivery.id}/redeliver`);
@@ -185,11 +185,14 @@ describe('durability', () => {
     await first.stop();
     const { readFile } = await import('node:fs/promises');
     const onDisk = JSON.parse(await readFile(`${first.dataDir}/data.json`, 'utf8'));
-    expect(onDisk.pending_deliveries).toHaveLength(1);
-    // Its progress is the history log's summary (the one source of it), on disk too.
+    // The event (with its body) is stored as long as a delivery needs it; the delivery and its
+    // progress are the history log's summary (the one source of them), on disk too.
+    expect(onDisk.pending_events.map((e: { type: string }) => e.type)).toEqual(['document.created']);
+    expect(onDisk.pending_deliveries).toEqual([]);
     const logged = createHistoryLog({ dir: join(first.dataDir, 'history'), cap: 1000 });
     await logged.open();
-    expect(logged.getDelivery(onDisk.pending_deliveries[0].id)).toMatchObject({ status: 'pending', attempts: 1 });
+    const id = String(sink.received[0].headers['webhook-id']);
+    expect(logged.getDelivery(id)).toMatchObject({ status: 'pending', attempts: 1, event_id: onDisk.pending_events[0].id });
     await logged.close();
     sink.respond = (_r, res) => res.end('ok');
     const second = await startTestBackend({ retrySchedule: [0.3] }, first.dataDir);

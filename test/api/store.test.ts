@@ -6,6 +6,9 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { crashCopy, makeDataDir, backendsPerTest, startTestBackend } from '../helpers/backend.js';
 import { Store } from '../../src-main/backend/store/store.js';
+import { createHistoryLog } from '../../src-main/backend/store/history-log.js';
+import { Outbox } from '../../src-main/backend/delivery/outbox.js';
+import { systemClock } from '../../src-main/backend/clock.js';
 import { DataDirLockedError } from '../../src-main/backend/store/data-dir-lock.js';
 
 const { start } = backendsPerTest();
@@ -20,19 +23,24 @@ describe('store', () => {
       .body;
     const put = await t.api('PUT', `/documents/${doc.public_id}`, { title: 'Changed on disk' });
     expect(put.status).toBe(200);
-    // What a crash right after the answer would leave, opened by a fresh store.
+    // What a crash right after the answer would leave, opened by a fresh store and history log.
     const copy = await crashCopy(t.dataDir);
     const store = new Store(copy);
+    const history = createHistoryLog({ dir: join(copy, 'history'), cap: 1000 });
     await store.open();
+    await history.open();
     try {
       expect(store.documents.get(doc.public_id)?.title).toBe('Changed on disk');
       const events = store.pendingEvents.filter((e) => e.document_id === doc.public_id);
       expect(events.map((e) => e.type)).toContain('document.updated');
       const updated = events.find((e) => e.type === 'document.updated')!;
       expect(JSON.parse(updated.body).data.document.title).toBe('Changed on disk');
-      expect(store.pendingDeliveries.find((d) => d.event_id === updated.id)).toBeDefined();
+      // The delivery is owed: the log says it is pending, and its event is stored.
+      const owed = new Outbox({ store, history, clock: systemClock }).stored();
+      expect(owed.find((w) => w.row.event_id === updated.id)).toBeDefined();
     } finally {
       await store.close();
+      await history.close();
     }
   });
 

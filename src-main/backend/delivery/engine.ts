@@ -3,8 +3,8 @@
 // which is due and allowed to start; one attempt (attempt.ts) signs, sends and
 // classifies; the outbox records the outcome and ends finished deliveries; the flush
 // policy (flush-policy.ts) says when that reaches the disk. At-least-once: a delivery
-// leaves the store only after its attempt ended, by a write nobody waits for, so a
-// crash before it only causes a redelivery, which receivers deduplicate on webhook-id.
+// is logged as ended only after its attempt ended, made durable by a write nobody waits
+// for, so a crash before it only causes a redelivery, which receivers deduplicate on webhook-id.
 // Guards against one slow subscriber starving the others (per-subscription limit, see
 // queues.ts) and against a subscriber stalling shutdown (bounded stop).
 import type { BackendConfig } from '../config.js';
@@ -80,7 +80,7 @@ class Engine implements DeliveryEngine, OutboxListener {
       onDue: () => this.pump(),
     });
     this.attempts = new Attempts(this.sender, clock, deps.redirector);
-    this.flush = new FlushPolicy({ clock, backlog: () => store.pendingDeliveries.size, write: () => store.commitLater() });
+    this.flush = new FlushPolicy({ clock, backlog: () => deps.outbox.size, write: () => store.commitLater() });
     deps.outbox.listen(this);
     // A failed write makes the store reload its last good state: changes since that write
     // are gone. Start over from what is stored; an attempt in flight may then be

@@ -1,10 +1,11 @@
-// When the end of deliveries reaches the disk. A finished delivery leaves the store at
-// once in memory, but writing each removal on its own would cost an fsync per delivery
-// at thousands a second; so a background write follows after a pause that grows with
-// the schedule's length: 50 ms for a few rows, up to 1 s for tens of thousands (a
-// write then also carries the history log's flush). A crash in between at worst
-// repeats those attempts, which at-least-once allows and receivers deduplicate on
-// webhook-id (and the history log usually says they ended; see outbox.ts).
+// When the end of deliveries reaches the disk. A finished delivery's end is in the
+// history log at once (written within a few ms), but an fsync per delivery would cost
+// too much at thousands a second; so a background write (the history log's flush, and
+// the store's removal of events no delivery needs any more) follows after a pause that
+// grows with the schedule's length: 50 ms for a few deliveries, up to 1 s for tens of
+// thousands. A crash in between at worst repeats those attempts, which at-least-once
+// allows and receivers deduplicate on webhook-id (and the log's lines usually made it
+// to the file; see outbox.ts).
 // The timer runs on the service's clock: under a manual clock, the write waits for the
 // clock to move (or for the next commit, or stop()).
 import type { Clock, Timer } from '../clock.js';

@@ -1,17 +1,19 @@
 // The outbox: the one writer of what is still to be delivered (the store's pending
-// events and pending deliveries) and of every delivery's summary in the history log.
-// An event and one pending delivery per target are added in the same synchronous step
-// as the change that caused them, so the caller's single commit makes all of it durable
-// before the API answers; the engine (the listener) is handed each delivery only once
-// a commit has made it durable, so nothing is ever sent that a crash could forget.
+// events, the deliveries owed) and of every delivery's summary in the history log.
+// An event and one delivery per target are added in the same synchronous step as the
+// change that caused them, so the caller's single commit makes all of it durable before
+// the API answers; the engine (the listener) is handed each delivery only once a commit
+// has made it durable, so nothing is ever sent that a crash could forget.
 //
-// One source of truth for a delivery's progress (attempts made, when the next is due,
-// its status): its summary in the history log. Every attempt is logged there within
-// milliseconds, and every store write flushes the log too, whereas a copy on the store
-// row could only follow in a later batch; with both, a crash left them disagreeing and
-// they had to be reconciled at start. So a row only says that a delivery is owed and
-// what to send: a retry writes nothing to the store, and a delivery touches the store
-// twice, when it is enqueued and when it ends.
+// One source of truth for a delivery (what it is, its progress, whether it is still
+// owed): its summary in the history log, which every store write flushes too. The store
+// holds the event (with its exact body) in `pending_events`, journalled with the change
+// that caused it, as long as one of its deliveries is owed. So what is owed after a
+// restart is every delivery the log says is pending whose event is stored (pending-set.ts
+// keeps them in memory): a delivery writes nothing to the store's journal of its own,
+// neither when it is made nor when it ends; one event is one journal record, whatever
+// its fan-out, and leaves the store with its last delivery. (Rows of `pending_deliveries`,
+// written by versions before this one, are still owed until they end.)
 import { isoTime, type Clock } from '../clock.js';
 import { ApiError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -21,6 +23,7 @@ import type { PendingDelivery, PendingEvent, SubscriptionRecord } from '../store
 import type { DeliverySummary, HistoryLog } from '../store/history-types.js';
 import { logAttempt, type EndedAttempt } from './attempt-log.js';
 import { recordCheck, type CheckRecord } from './check-record.js';
+import { owedAtStart, rowOf, type PendingRow, type PendingSet } from './pending-set.js';
 import type { EventType } from '@shared/api-types.js';
 
 /** A delivery to attempt from `dueAt`, `attempts` made so far. */
@@ -63,11 +66,16 @@ export interface OutboxDeps {
 
 export class Outbox {
   private listener: OutboxListener | null = null;
-  /** Pending deliveries per event id (an event leaves the store with its last one); built when first needed. */
-  private refs: Map<string, number> | null = null;
+  /** The deliveries owed; built from the store and the log when first needed (and again after the store reloaded). */
+  private owed: PendingSet | null = null;
 
   constructor(private readonly deps: OutboxDeps) {
-    deps.store.onReload(() => (this.refs = null));
+    deps.store.onReload(() => (this.owed = null));
+  }
+
+  /** How many deliveries are owed. */
+  get size(): number {
+    return this.pending().size;
   }
 
   /** The engine; told of new work after each commit. */
@@ -85,6 +93,7 @@ export class Outbox {
     skipped: readonly DeepReadonly<SubscriptionRecord>[] = [],
   ): Enqueued {
     const { store, history, clock } = this.deps;
+    const owed = this.pending(); // built (if it must be) before this event is in the store and the log
     const id = newId('evt');
     const now = clock.now();
     const timestamp = isoTime(now);
@@ -107,8 +116,9 @@ export class Outbox {
     if (targets.length === 0) return { event_id: id, deliveries: [] };
     store.pendingEvents.insert({ id, company_id, type, timestamp, document_id, body });
     const work: OutboxWork[] = [];
+    const rows: PendingRow[] = [];
     for (const sub of targets) {
-      const row = store.pendingDeliveries.insertOwned({
+      const row: PendingRow = {
         id: newId('msg'),
         event_id: id,
         subscription_id: sub.public_id,
@@ -116,13 +126,14 @@ export class Outbox {
         event_type: type,
         document_id,
         created_at: timestamp,
-      });
+      };
       history.recordDelivery(summaryOf(row, sub.url, 0, now));
+      rows.push(row);
       work.push({ row, attempts: 0, dueAt: now });
     }
-    this.counts().set(id, targets.length);
+    owed.addEvent(id, rows);
     store.whenDurable(() => this.listener?.added(work));
-    return { event_id: id, deliveries: work.map((w) => w.row) };
+    return { event_id: id, deliveries: rows };
   }
 
   /**
@@ -135,11 +146,11 @@ export class Outbox {
     if (!summary) throw notFound('delivery');
     const sub = store.subscriptions.get(summary.subscription_id);
     if (!sub) throw notFound('subscription');
-    let row = store.pendingDeliveries.get(deliveryId);
+    let row = this.pending().get(deliveryId);
     const wasStored = row !== undefined;
     if (!row) {
       await this.restoreEvent(summary);
-      row = store.pendingDeliveries.get(deliveryId) ?? this.insertRow(summary);
+      row = this.pending().get(deliveryId) ?? this.insertRow(summary);
     }
     const current = history.getDelivery(deliveryId) ?? summary;
     const t = clock.now();
@@ -158,7 +169,7 @@ export class Outbox {
    * or `skipped` (it is being disabled: recoverable); the caller commits.
    */
   cancelFor(subscriptionId: string, as: 'cancelled' | 'skipped' = 'cancelled'): string[] {
-    const rows = this.deps.store.pendingDeliveries.filter((d) => d.subscription_id === subscriptionId);
+    const rows = [...this.pending().values()].filter((d) => d.subscription_id === subscriptionId);
     for (const row of rows) {
       this.finish(row);
       this.markEnded(row.id, as);
@@ -168,31 +179,29 @@ export class Outbox {
   }
 
   /**
-   * Every stored delivery with its progress, for the engine's start (and after the store
-   * reloaded). Deliveries the log says ended (the store's removal was lost) leave now.
+   * Every delivery owed, with its progress, for the engine's start (and after the store
+   * reloaded). Stored rows of an older version the log says ended, and events no
+   * delivery needs (left behind by a crash or an older version), leave the store now.
    */
   stored(): OutboxWork[] {
     const { store, history, clock } = this.deps;
-    this.refs = null;
-    const counts = this.counts();
+    const owed = (this.owed = owedAtStart(store, history));
     const now = clock.now();
     const work: OutboxWork[] = [];
-    const ended: DeepReadonly<PendingDelivery>[] = [];
-    for (const row of store.pendingDeliveries.values()) {
+    for (const row of owed.values()) {
       const logged = history.getDelivery(row.id);
-      if (logged && (logged.status === 'succeeded' || logged.status === 'failed')) ended.push(row);
-      else work.push({ row, attempts: logged?.attempts ?? 0, dueAt: logged?.next_attempt_at ?? now });
+      work.push({ row, attempts: logged?.attempts ?? 0, dueAt: logged?.next_attempt_at ?? now });
     }
-    for (const row of ended) this.finish(row);
-    // Events no delivery needs (left behind by a crash or an older version).
-    const orphans = store.pendingEvents.filter((e) => !counts.has(e.id));
+    const ended = store.pendingDeliveries.filter((row) => !owed.has(row.id));
+    for (const row of ended) store.pendingDeliveries.remove(row.id);
+    const orphans = store.pendingEvents.filter((e) => !owed.hasEvent(e.id));
     for (const e of orphans) store.pendingEvents.remove(e.id);
     if (ended.length > 0 || orphans.length > 0) store.commitLater();
     return work;
   }
 
   has(deliveryId: string): boolean {
-    return this.deps.store.pendingDeliveries.has(deliveryId);
+    return this.pending().has(deliveryId);
   }
 
   /** The pending event (with its exact body), if it is still in the store. */
@@ -215,14 +224,13 @@ export class Outbox {
     logAttempt(this.deps.history, ended);
   }
 
-  /** The delivery is over: its row leaves the store, and its event with its last delivery. */
+  /** The delivery is over: it is no longer owed, and its event leaves the store with its last delivery. */
   finish(row: DeepReadonly<PendingDelivery>): void {
-    const counts = this.counts(); // counted with the row still in
-    if (!this.deps.store.pendingDeliveries.remove(row.id)) return;
-    const n = (counts.get(row.event_id) ?? 1) - 1;
-    if (n > 0) return void counts.set(row.event_id, n);
-    counts.delete(row.event_id);
-    this.deps.store.pendingEvents.remove(row.event_id);
+    const { store } = this.deps;
+    const left = this.pending().remove(row);
+    if (left === 'absent') return;
+    if (store.pendingDeliveries.size > 0) store.pendingDeliveries.remove(row.id); // an older version's row
+    if (left === 'last') store.pendingEvents.remove(row.event_id);
   }
 
   /** Records a delivery as cancelled (or skipped) in the history log (once). */
@@ -231,11 +239,8 @@ export class Outbox {
     if (summary && summary.status !== as) this.deps.history.recordDelivery({ ...summary, status: as, next_attempt_at: null });
   }
 
-  private counts(): Map<string, number> {
-    if (this.refs) return this.refs;
-    const refs = new Map<string, number>();
-    for (const d of this.deps.store.pendingDeliveries.values()) refs.set(d.event_id, (refs.get(d.event_id) ?? 0) + 1);
-    return (this.refs = refs);
+  private pending(): PendingSet {
+    return (this.owed ??= owedAtStart(this.deps.store, this.deps.history));
   }
 
   /** Puts a delivery's event back in the store from the history log, if it left it. */
@@ -255,18 +260,9 @@ export class Outbox {
     });
   }
 
-  private insertRow(summary: DeliverySummary): DeepReadonly<PendingDelivery> {
-    const counts = this.counts(); // counted without the row
-    const row = this.deps.store.pendingDeliveries.insertOwned({
-      id: summary.id,
-      event_id: summary.event_id,
-      subscription_id: summary.subscription_id,
-      company_id: summary.company_id,
-      event_type: summary.event_type,
-      document_id: summary.document_id,
-      created_at: summary.created_at,
-    });
-    counts.set(row.event_id, (counts.get(row.event_id) ?? 0) + 1);
+  private insertRow(summary: DeliverySummary): PendingRow {
+    const row = rowOf(summary);
+    this.pending().add(row);
     return row;
   }
 }

@@ -5,15 +5,17 @@
 // (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
 // attempt details and event bodies stay on disk, read back by location when asked for;
 // closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
-// Durability: flush() makes everything appended before it durable (write + fdatasync);
-// records are also written within a few ms without it. At open, a torn last line (crash
-// mid-write) is cut off and the last segment appended to; damaged lines are skipped.
-// Retention (what is kept, how a segment is dropped): history/retention.ts. Attempts
-// before their delivery's first summary: history/orphans.ts. Records after close() are ignored.
+// Durability: flush() makes everything appended before it durable (write + fdatasync); records are also
+// written within a few ms without it. At open, a torn last line (crash mid-write) is cut off and the last
+// segment appended to; damaged lines are skipped. Retention: history/retention.ts. Attempts before their
+// delivery's first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
-import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary, HistoryLog, HistoryMark } from './history-types.js';
-import { attemptChange, deliveryBaseLine, eventLine, parseEventBody } from './history/records.js';
-import type { LineChange } from './history/attempt-bytes.js';
+import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary } from './history-types.js';
+import type { HistoryLog, HistoryLogOptions, HistoryMark } from './history-types.js';
+import { attemptChange, eventLine, parseEventBody } from './history/records.js';
+import { deliveryBaseBytes } from './history/summary-bytes.js';
+import type { LineBytes } from './history/line-bytes.js';
+import { keepsEventId, type LineChange } from './history/attempt-bytes.js';
 import { OrphanAttempts } from './history/orphans.js';
 import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './history/segments.js';
 import { RecentBodies } from './history/body-refs.js';
@@ -27,20 +29,7 @@ import { explainFsError } from './store-errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
 
-export interface HistoryLogOptions {
-  dir: string;
-  /** Deliveries kept (see the header for exactly which). */
-  cap: number;
-  /** Start a new segment past this size. Default 32 MiB. */
-  segmentBytes?: number;
-  /** Start a new segment after this many new deliveries. Default cap / 8. */
-  segmentDeliveries?: number;
-  /** Write buffered records this soon even without flush(). Default 5 ms. */
-  writeDelayMs?: number;
-  /** The service's clock (retention's pause after a failure); the system clock by default. */
-  clock?: Clock;
-  onBackgroundError?: (err: unknown) => void;
-}
+export type { HistoryLogOptions } from './history-types.js';
 
 export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
   return new SegmentedHistoryLog(opts);
@@ -134,7 +123,7 @@ class SegmentedHistoryLog implements HistoryLog {
     if (existing !== undefined) return this.changeSummary(existing, v);
     if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
     const seq = this.nextDeliverySeq++;
-    const loc = this.append(deliveryBaseLine(seq, v));
+    const loc = this.append(deliveryBaseBytes(seq, v));
     loc.seg.created++;
     const slot = this.idx.addDelivery(seq, v, loc.seg);
     for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
@@ -161,6 +150,7 @@ class SegmentedHistoryLog implements HistoryLog {
   getDelivery(id: string): DeliverySummary | undefined {
     return this.idx.getDelivery(id);
   }
+  pendingDeliveries = (): DeliverySummary[] => this.idx.pendingDeliveries();
 
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary> {
     return this.idx.list(filter, page);
@@ -223,16 +213,18 @@ class SegmentedHistoryLog implements HistoryLog {
 
   /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append: on the attempt's line when it can). */
   private changeSummary(slot: number, v: DeliverySummary, attempt?: AttemptRecord): void {
-    const { patch, after } = attemptChange(attempt, this.idx.d.read(slot), v);
-    if (attempt) this.appendAttempt(slot, attempt, after, patch);
+    // The usual change after an attempt is told from the stored row in place (no summary read back).
+    const bits = attempt ? (this.idx.d.changeBits(slot, attempt, v) ?? -1) : -1;
+    const { patch, after } = bits >= 0 ? { patch: { bits, d: v }, after: '' } : attemptChange(attempt, this.idx.d.read(slot), v);
+    if (attempt) this.appendAttempt(slot, attempt, after, patch, bits >= 0 && keepsEventId(bits) ? v.event_id : undefined);
     else if (after) this.append(after);
     this.idx.updateDelivery(slot, v);
   }
 
-  /** Appends an attempt of the delivery at `slot` (`patch` on its line), then `after` (whole lines, or ''); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */
-  private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch: LineChange = ''): void {
+  /** Appends an attempt of the delivery at `slot` (`patch` on its line), then `after` (whole lines, or ''; `knownEventId`: its event's id, if the caller has it as a string); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */
+  private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch: LineChange = '', knownEventId?: string): void {
     const afterBytes = after.length === 0 ? 0 : Buffer.byteLength(after);
-    const eventId = this.idx.eventIds.get(this.idx.d.c.evt[slot]);
+    const eventId = knownEventId ?? this.idx.eventIds.get(this.idx.d.c.evt[slot]);
     const at = typeof attempt.request?.body === 'string' ? this.bodies.where(eventId, attempt.request.body) : undefined;
     const event = at && at.seg !== this.cur ? this.idx.getEvent(eventId) : undefined;
     if (event) this.recordEvent(event, attempt.request.body);
@@ -242,9 +234,10 @@ class SegmentedHistoryLog implements HistoryLog {
     if (afterBytes > 0) this.writer.append(this.cur, after, afterBytes);
   }
 
-  /** Appends one or more whole lines (`bytes` long in UTF-8, if known) to the current segment, rotating first if they do not fit. */
-  private append(line: string, bytes = Buffer.byteLength(line)): Loc {
+  /** Appends one or more whole lines (`bytes` long in UTF-8, if known), or one line already encoded (copied at once), to the current segment, rotating first if they do not fit. */
+  private append(line: string | LineBytes, bytes = typeof line === 'string' ? Buffer.byteLength(line) : line.n): Loc {
     if (this.wouldRotate(bytes)) this.rotate();
+    if (typeof line !== 'string') return this.writer.appendBytes(this.cur, line.buf, bytes);
     return this.writer.append(this.cur, line, bytes);
   }
 

@@ -3,6 +3,7 @@
 // small in-memory index; full attempt details (headers, bodies) are read back from
 // disk on demand. Finished deliveries beyond the retention cap are dropped oldest first.
 import type { Attempt, Delivery, EventType, Page } from '@shared/api-types.js';
+import type { Clock } from '../clock.js';
 
 export interface EventSummary {
   id: string;
@@ -94,6 +95,8 @@ export interface HistoryLog extends UndoableLog {
    */
   recordAttempted(attempt: AttemptRecord, delivery: DeliverySummary): void;
   getDelivery(id: string): DeliverySummary | undefined;
+  /** Every delivery whose summary says pending (the outbox rebuilds what is owed from them at start). */
+  pendingDeliveries(): DeliverySummary[];
   /** Newest first; `starting_after` is a delivery id of the previous page. */
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary>;
   /**
@@ -115,4 +118,20 @@ export interface HistoryLog extends UndoableLog {
   /** Forgets every record appended after `mark` (a store write failed), on disk and in memory. */
   rollback(mark: HistoryMark): Promise<void>;
   close(): Promise<void>;
+}
+
+/** How a history log is made (history-log.ts createHistoryLog). */
+export interface HistoryLogOptions {
+  dir: string;
+  /** Deliveries kept (history/retention.ts says exactly which). */
+  cap: number;
+  /** Start a new segment past this size. Default 32 MiB. */
+  segmentBytes?: number;
+  /** Start a new segment after this many new deliveries. Default cap / 8. */
+  segmentDeliveries?: number;
+  /** Write buffered records this soon even without flush(). Default 5 ms. */
+  writeDelayMs?: number;
+  /** The service's clock (retention's pause after a failure); the system clock by default. */
+  clock?: Clock;
+  onBackgroundError?: (err: unknown) => void;
 }

@@ -41,11 +41,12 @@ describe('delivery engine: lifecycle', () => {
     const stopped = Date.now();
 
     // What is on disk is the schedule: reopen store and history from the same folder. The
-    // row says the delivery is owed; its progress is the history log's summary.
+    // history log's summary says the delivery is owed and how far it got; the store holds its event.
     fail = false;
     await h.reopen();
-    expect(h.store.pendingDeliveries.has(d.id)).toBe(true);
+    expect(h.outbox.has(d.id)).toBe(true);
     expect(h.store.pendingEvents.size).toBe(1);
+    expect(h.store.pendingDeliveries.size).toBe(0);
     const [work] = h.outbox.stored();
     expect(work).toMatchObject({ row: { id: d.id }, attempts: 1 });
     expect(work.dueAt).toBeGreaterThan(stopped - 700);
@@ -70,23 +71,23 @@ describe('delivery engine: lifecycle', () => {
     expect(r.received[0].headers['webhook-id']).toBe(rows[0].id);
   });
 
-  it('trusts the history log where a crash left the stored row behind it', async () => {
+  it('trusts the history log on what ended and where a retry stands after a crash', async () => {
     const r = await receiver();
     h = await createHarness({ retrySchedule: [0.05, 0.05] });
     const sub = await h.subscribe(r.url);
     const [done, retried] = await h.emit([sub, sub]);
-    // As if attempts had happened and been logged, but the store write removing the ended one was lost.
+    // As if attempts had happened and been logged, and the process had died before any store write.
     const logged = (id: string) => h!.history.getDelivery(id)!;
     h.history.recordDelivery({ ...logged(done.id), status: 'succeeded', attempts: 1, last_status_code: 200, next_attempt_at: null });
     h.history.recordDelivery({ ...logged(retried.id), status: 'pending', attempts: 2, last_status_code: 500, next_attempt_at: Date.now() });
     await h.reopen();
-    expect(h.store.pendingDeliveries.size).toBe(2);
+    expect([h.outbox.has(done.id), h.outbox.has(retried.id)]).toEqual([false, true]);
     h.engine.start();
     await until(() => statusOf(retried.id) === 'succeeded', 5000, 'the retried one');
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([retried.id]);
     expect((await h.history.getAttempts(retried.id)).map((a) => a.attempt)).toEqual([3]);
     expect(statusOf(done.id)).toBe('succeeded');
-    await until(() => h!.store.pendingDeliveries.size === 0 && h!.store.pendingEvents.size === 0, 3000, 'rows removed');
+    await until(() => h!.outbox.size === 0 && h!.store.pendingEvents.size === 0, 3000, 'rows removed');
   });
 
   it('stops retrying once the subscription is cancelled', async () => {
@@ -143,7 +144,7 @@ describe('delivery engine: lifecycle', () => {
     expect(r.received[1].headers['webhook-id']).toBe(d.id);
     expect(r.received[1].body).toBe(r.received[0].body);
     expect((await h.history.getAttempts(d.id)).map((a) => a.attempt)).toEqual([1, 2]);
-    await until(() => h!.store.pendingDeliveries.size === 0 && h!.store.pendingEvents.size === 0, 2000, 'cleared again');
+    await until(() => h!.outbox.size === 0 && h!.store.pendingEvents.size === 0, 2000, 'cleared again');
   });
 
   it('redelivers a delivery that is still waiting for its next retry at once', async () => {
@@ -174,7 +175,7 @@ describe('delivery engine: lifecycle', () => {
     const err = await h.outbox.redeliver(d.id).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(404);
-    expect(h.store.pendingDeliveries.size).toBe(0);
+    expect(h.outbox.size).toBe(0);
   });
 
   it('keeps a slow subscriber from starving a fast one', async () => {
@@ -249,11 +250,11 @@ describe('delivery engine: lifecycle', () => {
     h.store.onReload(() => reloads++);
     await expect(h.store.commit()).rejects.toThrow('disk on fire');
     expect(reloads).toBe(1);
-    expect(h.store.pendingDeliveries.has(d.id)).toBe(true);
+    expect(h.outbox.has(d.id)).toBe(true);
     expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1 });
     await until(() => statusOf(d.id) === 'succeeded', 5000, 'delivery after the reload');
     // The row that left the schedule is the stored one, not a stale copy.
-    await until(() => h!.store.pendingDeliveries.size === 0, 3000, 'reloaded row removed');
+    await until(() => h!.outbox.size === 0, 3000, 'reloaded row removed');
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([d.id, d.id]);
   });
 
@@ -275,7 +276,7 @@ describe('delivery engine: lifecycle', () => {
     expect(h.engine.inFlight()).toBe(0);
     expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
     await h.reopen();
-    expect(h.store.pendingDeliveries.has(d.id)).toBe(true);
+    expect(h.outbox.has(d.id)).toBe(true);
     expect(h.history.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1 });
   });
 

@@ -53,7 +53,7 @@ describe('delivery engine: outcomes', () => {
     expect(attempt.request.body).toBe(got.body);
     expect(attempt.request.headers['webhook-signature']).toBe(got.headers['webhook-signature']);
 
-    await until(() => h!.store.pendingDeliveries.size === 0 && h!.store.pendingEvents.size === 0, 2000, 'rows removed');
+    await until(() => h!.outbox.size === 0 && h!.store.pendingEvents.size === 0, 2000, 'rows removed');
     expect(h.changes.some((c) => c.kind === 'delivery' && c.id === d.id && c.status === 'succeeded')).toBe(true);
     expect(h.engine.inFlight()).toBe(0);
   });
@@ -157,7 +157,7 @@ describe('delivery engine: outcomes', () => {
     expect(new Set(r.received.map((x) => x.headers['webhook-id']))).toEqual(new Set([d.id]));
     expect((await h.history.getAttempts(d.id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(h.history.getDelivery(d.id)).toMatchObject({ attempts: 8, next_attempt_at: null, last_status_code: 503 });
-    await until(() => h!.store.pendingDeliveries.size === 0, 2000, 'row removed');
+    await until(() => h!.outbox.size === 0, 2000, 'row removed');
     // Nothing more is sent later.
     await new Promise((res) => setTimeout(res, 100));
     expect(r.received).toHaveLength(8);

@@ -1,7 +1,7 @@
 // The outbox against a real store and a real history log in a temp folder, on a manual
 // clock: what it stores, what it logs, and when it tells the engine.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src-main/backend/clock.js';
@@ -70,19 +70,26 @@ const event = (data: Record<string, unknown> = { n: 1 }) => ({
 /** Lets the store's after-commit callbacks run. */
 const tick = () => new Promise((r) => setImmediate(r));
 
-/** A fresh store on a copy of the folder as it is on disk now (what a crash would leave). */
-async function onDisk<T>(read: (s: Store) => T): Promise<T> {
+/** A fresh store, history log and outbox on a copy of the folder as it is on disk now (what a crash would leave). */
+async function onDisk<T>(read: (s: Store, owed: OutboxWork[]) => T): Promise<T> {
   const copy = await mkdtemp(join(tmpdir(), 'countersign-outbox-copy-'));
   await cp(dir, copy, { recursive: true, filter: (src) => !src.endsWith('countersign.lock') });
   const s = new Store(copy);
+  const h = createHistoryLog({ dir: join(copy, 'history'), cap: 1000, clock });
   await s.open();
+  await h.open();
+  s.attachLog(h);
   try {
-    return read(s);
+    return read(s, new Outbox({ store: s, history: h, clock }).stored());
   } finally {
     await s.close();
+    await h.close();
     await rm(copy, { recursive: true, force: true });
   }
 }
+
+/** What the owed work says: id, attempts made, when due. */
+const progress = (work: OutboxWork[]) => work.map((w) => [w.row.id, w.attempts, w.dueAt]);
 
 describe('outbox', () => {
   it('queues an event and one delivery per target, and tells the engine only once the commit is durable', async () => {
@@ -110,7 +117,15 @@ describe('outbox', () => {
     await store.commit();
     await tick();
     expect(heard.added).toEqual([deliveries.map((row) => ({ row, attempts: 0, dueAt: T0 }))]);
-    expect(await onDisk((s) => s.pendingDeliveries.all().map((d) => d.id))).toEqual(deliveries.map((d) => d.id));
+    // Durable: the event in the store (one journal record for the fan-out), each delivery in the log.
+    expect(await onDisk((s, owed) => [s.pendingEvents.has(event_id), s.pendingDeliveries.size, progress(owed)])).toEqual([
+      true,
+      0,
+      deliveries.map((d) => [d.id, 0, T0]),
+    ]);
+    const journal = await readFile(join(dir, 'journal-0.jsonl'), 'utf8');
+    expect(journal).not.toContain('pending_deliveries');
+    expect(journal.match(/\["pending_events",/g)).toHaveLength(1);
   });
 
   it('records an event with no target in the history log only', async () => {
@@ -145,10 +160,10 @@ describe('outbox', () => {
     outbox.finish(deliveries[0]); // a second time changes nothing
     expect(store.pendingEvents.has(event_id)).toBe(true);
     outbox.finish(deliveries[1]);
-    expect(store.pendingDeliveries.size).toBe(0);
+    expect(outbox.size).toBe(0);
     expect(store.pendingEvents.has(event_id)).toBe(false);
     await store.commit();
-    expect(await onDisk((s) => [s.pendingDeliveries.size, s.pendingEvents.size])).toEqual([0, 0]);
+    expect(await onDisk((s, owed) => [owed, s.pendingEvents.size])).toEqual([[], 0]);
   });
 
   it('cancels a subscription: its rows and the events only they needed go, the log says cancelled, the engine is told once durable', async () => {
@@ -158,7 +173,8 @@ describe('outbox', () => {
     await store.commit();
     const cancelled = outbox.cancelFor('wh_a');
     expect(cancelled.sort()).toEqual([shared.deliveries[0].id, own.deliveries[0].id].sort());
-    expect(store.pendingDeliveries.all().map((d) => d.id)).toEqual([shared.deliveries[1].id]);
+    expect([shared.deliveries[1], ...cancelled.map((id) => ({ id }))].map((d) => outbox.has(d.id))).toEqual([true, false, false]);
+    expect(outbox.size).toBe(1);
     expect(store.pendingEvents.all().map((e) => e.id)).toEqual([shared.event_id]);
     for (const id of cancelled) expect(history.getDelivery(id)).toMatchObject({ status: 'cancelled', next_attempt_at: null });
     await tick();
@@ -166,6 +182,10 @@ describe('outbox', () => {
     await store.commit();
     await tick();
     expect(heard.cancelled).toEqual(['wh_a']);
+    expect(await onDisk((s, owed) => [progress(owed), s.pendingEvents.all().map((e) => e.id)])).toEqual([
+      [[shared.deliveries[1].id, 0, T0]],
+      [shared.event_id],
+    ]);
   });
 
   it('redelivers a finished delivery: the event comes back from the history log, the row after the commit', async () => {
@@ -184,9 +204,13 @@ describe('outbox', () => {
     expect(history.getDelivery(deliveries[0].id)).toEqual(updated);
     expect(store.pendingEvents.get(event_id)?.body).toBe(body);
     await tick();
-    expect(heard.added).toEqual([[{ row: store.pendingDeliveries.get(deliveries[0].id), attempts: 8, dueAt: T0 + 60_000 }]]);
+    expect(heard.added).toEqual([[{ row: deliveries[0], attempts: 8, dueAt: T0 + 60_000 }]]);
     expect(heard.again).toEqual([]);
-    expect(await onDisk((s) => [s.pendingDeliveries.has(deliveries[0].id), s.pendingEvents.get(event_id)?.body])).toEqual([true, body]);
+    expect(outbox.has(deliveries[0].id)).toBe(true);
+    expect(await onDisk((s, owed) => [progress(owed), s.pendingEvents.get(event_id)?.body])).toEqual([
+      [[deliveries[0].id, 8, T0 + 60_000]],
+      body,
+    ]);
   });
 
   it('redelivers a stored delivery at once (its row is durable already)', async () => {
@@ -221,7 +245,7 @@ describe('outbox', () => {
       code: 'not_found',
       message: expect.stringMatching(/no longer kept/),
     });
-    expect(store.pendingDeliveries.has('msg_orphan')).toBe(false);
+    expect(outbox.has('msg_orphan')).toBe(false);
   });
 
   it('hands the engine every stored delivery with its progress from the log, and drops what the log says ended', async () => {
@@ -241,16 +265,45 @@ describe('outbox', () => {
     const [retrying, ended] = first.deliveries;
     history.recordDelivery({ ...history.getDelivery(retrying.id)!, attempts: 2, next_attempt_at: T0 + 5_000 });
     history.recordDelivery({ ...history.getDelivery(ended.id)!, status: 'succeeded', attempts: 1, next_attempt_at: null });
+    // Pending in the log, but its event never reached the store (a crash before the change's commit),
+    // and records that are never sent.
+    const base = history.getDelivery(retrying.id)!;
+    history.recordDelivery({ ...base, id: 'msg_uncommitted', event_id: 'evt_uncommitted' });
+    history.recordDelivery({ ...base, id: 'msg_imported', imported: true });
+    history.recordDelivery({ ...base, id: 'msg_check', origin: 'check' });
     await close();
     await open(); // a restart
     const work = outbox.stored();
-    expect(work.map((w) => [w.row.id, w.attempts, w.dueAt])).toEqual([
+    expect(progress(work)).toEqual([
       [retrying.id, 2, T0 + 5_000],
       [second.deliveries[0].id, 0, T0],
     ]);
-    expect(store.pendingDeliveries.has(ended.id)).toBe(false);
+    expect(outbox.has(ended.id)).toBe(false);
     expect(store.pendingEvents.all().map((e) => e.id)).toEqual([first.event_id, second.event_id]);
     await store.settle(); // the clean-up is written in the background
-    expect(await onDisk((s) => [s.pendingDeliveries.size, s.pendingEvents.has('evt_orphan')])).toEqual([2, false]);
+    expect(await onDisk((s, owed) => [owed.length, s.pendingEvents.has('evt_orphan')])).toEqual([2, false]);
+  });
+
+  it('still owes the pending_deliveries rows an older version stored, until they end', async () => {
+    const [a, b] = [subscribe('wh_a'), subscribe('wh_b')];
+    const { event_id, deliveries } = outbox.enqueue(event(), [a, b]);
+    await store.commit();
+    // As an older version stored them: a row per delivery (one the log says ended, one without a summary).
+    const old = [...deliveries, { ...deliveries[0], id: 'msg_old_unlogged' }];
+    for (const row of old) store.pendingDeliveries.insert({ ...row });
+    history.recordDelivery({ ...history.getDelivery(deliveries[1].id)!, status: 'failed', attempts: 3, next_attempt_at: null });
+    await store.commit();
+    await close();
+    await open(); // the new version starts on it
+    expect(progress(outbox.stored())).toEqual([
+      [deliveries[0].id, 0, T0],
+      ['msg_old_unlogged', 0, clock.now()],
+    ]);
+    expect(store.pendingDeliveries.all().map((d) => d.id)).toEqual([deliveries[0].id, 'msg_old_unlogged']);
+    outbox.finish(store.pendingDeliveries.get(deliveries[0].id)!);
+    outbox.finish(store.pendingDeliveries.get('msg_old_unlogged')!);
+    expect([store.pendingDeliveries.size, store.pendingEvents.has(event_id), outbox.size]).toEqual([0, false, 0]);
+    await store.commit();
+    expect(await onDisk((s, owed) => [owed, s.pendingDeliveries.size, s.pendingEvents.size])).toEqual([[], 0, 0]);
   });
 });

@@ -67,7 +67,7 @@ describe.skipIf(!process.env.COUNTERSIGN_BENCH)('delivery throughput', () => {
     h.engine.start();
     await until(() => done === N, 120_000, 'all deliveries');
     const engine = N / ((performance.now() - t0) / 1000);
-    await until(() => h.store.pendingDeliveries.size === 0, 10_000, 'schedule cleared');
+    await until(() => h.outbox.size === 0, 10_000, 'schedule cleared');
     console.log(
       `deliveries: ${N}; plain undici ${Math.round(plain)}/s; engine ${Math.round(engine)}/s (${Math.round((100 * engine) / plain)}%)`,
     );

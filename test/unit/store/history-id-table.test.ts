@@ -42,4 +42,34 @@ describe('history id table', () => {
     expect(table.getBytes(bytes, 2, 7)).toBe(next);
     expect(table.getBytes(bytes, 2, 6)).toBeUndefined();
   });
+
+  it("writes an id over the bytes of its slot's last one when as long: replacing ids does not grow it", () => {
+    // The history at its cap: retention frees a segment's slots, new deliveries take them.
+    const table = new IdTable();
+    const n = 10_000;
+    const id = (round: number, s: number) => `msg_${round.toString(36).padStart(4, '0')}${s.toString(36).padStart(18, '0')}`;
+    for (let s = 0; s < n; s++) table.set(id(0, s), s);
+    const held = table.bytesHeld;
+    for (let round = 1; round <= 40; round++) {
+      for (let s = 0; s < n; s++) table.delete(s);
+      for (let s = n - 1; s >= 0; s--) table.set(id(round, s), s);
+      expect(table.bytesHeld).toBe(held);
+    }
+    for (let s = 0; s < n; s += 97) {
+      expect(table.idOf(s)).toBe(id(40, s));
+      expect(table.get(id(40, s))).toBe(s);
+      expect(table.get(id(39, s))).toBeUndefined();
+    }
+    // A slot given an id of another length, and a freed slot never reused, still answer right.
+    table.delete(5);
+    table.set('msg_short', 5);
+    table.delete(6);
+    expect([table.get('msg_short'), table.idOf(5), table.has(6), table.idOf(6), table.get(id(40, 6))]).toEqual([
+      5,
+      'msg_short',
+      false,
+      undefined,
+      undefined,
+    ]);
+  });
 });

@@ -142,23 +142,36 @@ const simple = (v: unknown): boolean =>
  * (attemptPatchTail says it). No text is made: writeChange writes the same bytes.
  */
 export function changeBits(a: AttemptRecord, old: DeliverySummary, d: DeliverySummary): number {
-  // Each summary's values read in a for-in over its own keys (V8 reads those by the key's
-  // place, not by name), the old one's into `oldValues` first.
-  if (!isPlain(d) || !isPlain(old)) return -1;
+  // The old summary's values read in a for-in over its own keys (V8 reads those by the
+  // key's place, not by name) into `oldValues` first.
+  if (!isPlain(old)) return -1;
   let i = 0;
   for (const k in old) {
     if (k !== SUMMARY_KEYS[i]) return -1;
-    oldValues[i++] = old[k as keyof DeliverySummary];
+    const was: unknown = old[k as keyof DeliverySummary];
+    if (!simple(was)) return -1;
+    oldValues[i++] = was;
   }
-  if (i !== FIELDS || !canCompactAttempt(a)) return -1;
+  return i === FIELDS ? changeBitsFrom(a, d, sameAsOld) : -1;
+}
+
+/** Whether `v` is the old summary's value of field `i` (SUMMARY_KEYS index); every old value is simple. */
+export type SameAsOld = (i: number, v: unknown) => boolean;
+
+/**
+ * changeBits against an old summary of exactly the SUMMARY_KEYS with simple values, told
+ * field by field by `same` (the history index compares its stored row in place:
+ * row-compare.ts; no old summary is made).
+ */
+export function changeBitsFrom(a: AttemptRecord, d: DeliverySummary, same: SameAsOld): number {
+  if (!isPlain(d) || !canCompactAttempt(a)) return -1;
   let bits = 0;
-  i = 0;
+  let i = 0;
   for (const k in d) {
     if (k !== SUMMARY_KEYS[i]) return -1;
     const v: unknown = d[k as keyof DeliverySummary];
-    const was = oldValues[i];
-    if (!simple(v) || !simple(was)) return -1;
-    if (v !== was) {
+    if (!simple(v)) return -1;
+    if (!same(i, v)) {
       const value = fromAttempt[i];
       const x = value ? value(a) : undefined;
       if (value && !simple(x)) return -1;
@@ -169,9 +182,13 @@ export function changeBits(a: AttemptRecord, old: DeliverySummary, d: DeliverySu
   return i === FIELDS ? bits : -1;
 }
 
+/** Whether changeBits' bits leave the delivery's event_id (SUMMARY_KEYS index 1) as it was. */
+export const keepsEventId = (bits: number): boolean => (bits & ((1 << 1) | (1 << 17))) === 0;
+
 const FIELDS = SUMMARY_KEYS.length;
 /** changeBits' old values, reused call to call. */
 const oldValues: unknown[] = new Array<unknown>(FIELDS).fill(null);
+const sameAsOld: SameAsOld = (i, v) => v === oldValues[i];
 
 /** Writes `,"m":<mask>` and `,"p":{…}` as attemptPatchTail does, from changeBits' bits. */
 function writeChange(out: LineBytes, { bits, d }: { bits: number; d: DeliverySummary }): void {

@@ -34,7 +34,8 @@ const RESPONSE_KEYS = ['status', 'headers', 'body', 'truncated'];
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
+/** Whether `o`'s own keys start with `keys` in that order (`exact`: and are only those). */
+export function hasKeys(o: object, keys: readonly string[], exact: boolean): boolean {
   let i = 0;
   for (const k in o) {
     if (i < keys.length) {

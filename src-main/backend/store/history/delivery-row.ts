@@ -16,17 +16,25 @@ export const TUNNEL_OFFLINE = 4;
 let lastCreated: unknown;
 let lastCreatedMs = NaN;
 
-/** The compact form's numbers, or null if the summary does not fit it exactly. */
-export function numbers(v: DeliverySummary): [number, number, number, number, number] | null {
+/** numbers()' answer: created, last attempt, status code, duration, next attempt (NaN: null). Reused call to call. */
+export const NUMS = new Float64Array(5);
+
+/** Puts the compact form's numbers in NUMS; false if the summary does not fit that form exactly. */
+export function numbers(v: DeliverySummary): boolean {
   if (v.created_at !== lastCreated) lastCreatedMs = isoMs((lastCreated = v.created_at));
   const created = lastCreatedMs;
   const lastAt = v.last_attempt_at === null ? NaN : isoMs(v.last_attempt_at);
   const code = numOrNull(v.last_status_code);
   const dur = numOrNull(v.last_duration_ms);
   const next = numOrNull(v.next_attempt_at);
-  if (Number.isNaN(created) || (Number.isNaN(lastAt) && v.last_attempt_at !== null)) return null;
-  if (code === undefined || dur === undefined || next === undefined) return null;
-  return [created, lastAt, code, dur, next];
+  if (Number.isNaN(created) || (Number.isNaN(lastAt) && v.last_attempt_at !== null)) return false;
+  if (code === undefined || dur === undefined || next === undefined) return false;
+  NUMS[0] = created;
+  NUMS[1] = lastAt;
+  NUMS[2] = code;
+  NUMS[3] = dur;
+  NUMS[4] = next;
+  return true;
 }
 
 /** The summary's key order for the compact form (null: the usual one; see keyShape), or undefined if it does not fit that form. */

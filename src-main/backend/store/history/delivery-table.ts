@@ -5,13 +5,14 @@
 // values. One that this form cannot give back exactly (keys of another order or kind,
 // a time that is not a canonical ISO string: an imported record) is kept whole instead,
 // its key fields still in the columns for the lists.
-import type { DeliverySummary } from '../history-types.js';
+import type { AttemptRecord, DeliverySummary } from '../history-types.js';
 import { grown, nextCapacity, type Column } from './columns.js';
 import {
   decodeRow,
   deliveryColumns,
   shapeOf,
   numbers,
+  NUMS,
   CHECK,
   IMPORTED,
   NUMBER_COLUMNS,
@@ -26,6 +27,7 @@ import type { Interner } from './interner.js';
 import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
 import { IdTable, type IdBytes } from './id-table.js';
+import { RowCompare } from './row-compare.js';
 
 export class DeliveryTable {
   private readonly ids = new IdTable();
@@ -35,11 +37,15 @@ export class DeliveryTable {
   /** The columns, one entry per slot (exported for the index sidecar, history/sidecar.ts). */
   c = deliveryColumns(0);
 
+  private readonly compare: RowCompare;
+
   constructor(
     private readonly strs: Interner,
     private readonly eventIds: IdInterner,
     private readonly pool: LocPool,
-  ) {}
+  ) {
+    this.compare = new RowCompare(() => this.c, this.ids, strs, eventIds);
+  }
 
   get size(): number {
     return this.ids.size;
@@ -94,8 +100,7 @@ export class DeliveryTable {
     this.c.company[s] = strs.swap(this.c.company[s], String(v.company_id));
     this.c.doc[s] = this.swapOrNull(this.c.doc[s], v.document_id === null ? null : String(v.document_id));
     const shape = shapeOf(v);
-    const nums = shape !== undefined ? numbers(v) : null;
-    if (!nums) {
+    if (shape === undefined || !numbers(v)) {
       this.c.type[s] = this.swapOrNull(this.c.type[s], null);
       this.c.url[s] = this.swapOrNull(this.c.url[s], null);
       this.c.err[s] = this.swapOrNull(this.c.err[s], null);
@@ -112,7 +117,11 @@ export class DeliveryTable {
     this.c.shape[s] = this.swapOrNull(this.c.shape[s], shape ?? null);
     this.c.status[s] = STATUSES.indexOf(v.status);
     this.c.attempts[s] = v.attempts;
-    [this.c.created[s], this.c.lastAt[s], this.c.code[s], this.c.dur[s], this.c.next[s]] = nums;
+    this.c.created[s] = NUMS[0];
+    this.c.lastAt[s] = NUMS[1];
+    this.c.code[s] = NUMS[2];
+    this.c.dur[s] = NUMS[3];
+    this.c.next[s] = NUMS[4];
     this.c.flags[s] = (v.imported ? IMPORTED : 0) | (v.origin === 'check' ? CHECK : 0) | (v.last_tunnel_offline ? TUNNEL_OFFLINE : 0);
   }
 
@@ -126,6 +135,12 @@ export class DeliveryTable {
       (i) => this.strs.get(i),
       (i) => this.eventIds.get(i),
     );
+  }
+
+  /** attempt-bytes.ts changeBits(a, this.read(s), d) without reading the summary back (row-compare.ts); undefined if its shape is not the usual one. */
+  changeBits(s: number, a: AttemptRecord, d: DeliverySummary): number | undefined {
+    if (this.c.shape[s] >= 0 || this.c.flags[s] !== 0 || (this.odd.size > 0 && this.odd.has(s))) return undefined;
+    return this.compare.changeBits(s, a, d);
   }
 
   /** How many summaries are kept whole. */

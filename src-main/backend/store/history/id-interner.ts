@@ -47,6 +47,11 @@ export class IdInterner {
     return this.ids.idOf(i) as string;
   }
 
+  /** Whether number `i` is `value`, compared in place (no string made). */
+  holds(i: number, value: string): boolean {
+    return this.ids.holds(i, value);
+  }
+
   /** The number of a value held now, without adding a reference. */
   find(value: string): number | undefined {
     return this.ids.get(value);
@@ -54,7 +59,7 @@ export class IdInterner {
 
   /** Replaces reference `old` (or none, -1) by one to `value`; cheap when unchanged (no string is made). */
   swap(old: number, value: string): number {
-    if (old >= 0 && this.ids.holds(old, value)) return old;
+    if (old >= 0 && this.holds(old, value)) return old;
     const n = this.add(value);
     if (old >= 0) this.release(old);
     return n;

@@ -3,9 +3,15 @@
 // one buffer, an open-addressing hash table of slots (linear probing, backward-shift
 // deletion) in an Int32Array. Ids with a character above U+00FF (never made by
 // Countersign, possible in an imported file) are kept in a Map instead.
+// A deleted id's bytes stay where they are, and the next id given that slot with the same
+// length (the history reuses the slots retention frees, and Countersign's ids of one kind
+// are all as long) is written over them: at its cap the history's id bytes stay the size
+// of the ids it keeps instead of growing by the ids it dropped until a compaction.
 import { grown, grownBytes, nextCapacity } from './columns.js';
 
 const EMPTY_HASH = 0;
+/** A slot's len for no id, with the bytes of its last one (n of them) free to reuse: FREED - n. */
+const FREED = -3;
 
 /** FNV-1a over the string's char codes, or -1 if one is above 0xFF. */
 function hashString(s: string): number {
@@ -39,14 +45,15 @@ export function hashRows(ids: IdBytes): Int32Array {
   return out;
 }
 
-/** Where get() puts a string id's bytes to look it up. */
-let scratch = Buffer.alloc(256);
-
 export class IdTable {
   private bytes: Buffer = Buffer.alloc(1 << 16);
   private used = 0;
   private garbage = 0;
-  /** Per slot: where its id's bytes are (a Buffer is under 4 GiB: 32 bits), how many (-1: no id), its hash. */
+  /**
+   * Per slot: where its id's bytes are (a Buffer is under 4 GiB: 32 bits), how many (-1: no
+   * id; -2: a wide id, in the Maps; FREED - n: no id, the n bytes at off are free for the
+   * next id of that length), its hash.
+   */
   private off = new Uint32Array(0);
   private len = new Int32Array(0);
   private hash = new Int32Array(0);
@@ -60,13 +67,29 @@ export class IdTable {
     return this.count + this.wide.size;
   }
 
+  /** Bytes of typed storage held (ids' bytes, per-slot columns, hash table), as allocated. */
+  get bytesHeld(): number {
+    return this.bytes.byteLength + this.off.byteLength + this.len.byteLength + this.hash.byteLength + this.table.byteLength;
+  }
+
   get(id: string): number | undefined {
     const h = hashString(id);
     if (h < 0) return this.wide.get(id);
-    // Looked up by its bytes (one native Latin-1 write), so there is one probe loop.
-    if (id.length > scratch.length) scratch = Buffer.alloc(id.length * 2);
-    scratch.write(id, 0, id.length, 'latin1');
-    return this.getBytes(scratch, 0, id.length, h);
+    // Compared with the string's char codes in place: writing it out as bytes first (a
+    // native call) cost more than the probe.
+    const { table, len, off, bytes } = this;
+    const n = id.length;
+    const mask = table.length - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e = table[i];
+      if (e === 0) return undefined;
+      const s = e - 1;
+      if (this.hash[s] !== h || len[s] !== n) continue;
+      const o = off[s];
+      let k = 0;
+      while (k < n && bytes[o + k] === id.charCodeAt(k)) k++;
+      if (k === n) return s;
+    }
   }
 
   /** Makes room for `n` slots and `idBytes` bytes of ids in all. */
@@ -86,8 +109,7 @@ export class IdTable {
       this.len[slot] = -2;
       return;
     }
-    this.reserve(id.length);
-    const o = this.used;
+    const o = this.room(slot, id.length);
     this.bytes.write(id, o, id.length, 'latin1'); // every char is <= 0xFF (hashString checked): one byte each
     this.place(slot, o, id.length, h);
   }
@@ -95,10 +117,10 @@ export class IdTable {
   /** set() from an id's Latin-1 bytes (a sidecar's); `h` is their hash if already worked out. */
   setBytes(src: Uint8Array, from: number, n: number, slot: number, h = hashBytes(src, from, n)): void {
     this.ensureSlot(slot);
-    this.reserve(n);
-    const { bytes, used } = this;
-    for (let k = 0; k < n; k++) bytes[used + k] = src[from + k];
-    this.place(slot, used, n, h);
+    const o = this.room(slot, n);
+    const { bytes } = this;
+    for (let k = 0; k < n; k++) bytes[o + k] = src[from + k];
+    this.place(slot, o, n, h);
   }
 
   /**
@@ -114,6 +136,7 @@ export class IdTable {
     this.reserve(bytes);
     const base = this.used;
     this.bytes.set(src.subarray(from, from + bytes), base);
+    this.used += bytes;
     for (let j = 0; j < n; j++) {
       const k = k0 + j;
       this.place(s0 + j, base + at[k] - from, len[k], hash ? hash[k] : hashBytes(src, at[k], len[k]));
@@ -154,7 +177,7 @@ export class IdTable {
   }
 
   has(slot: number): boolean {
-    return slot < this.len.length && this.len[slot] !== -1;
+    return slot < this.len.length && (this.len[slot] >= 0 || this.len[slot] === -2);
   }
 
   delete(slot: number): void {
@@ -162,20 +185,31 @@ export class IdTable {
     if (n === -2) {
       this.wide.delete(this.wideIds.get(slot) as string);
       this.wideIds.delete(slot);
+      this.len[slot] = -1;
     } else if (n >= 0) {
       this.unplace(slot);
       this.garbage += n;
       this.count--;
+      this.len[slot] = FREED - n; // its bytes stay at off[slot] for the slot's next id
     }
-    this.len[slot] = -1;
     if (this.garbage > 1 << 20 && this.garbage > this.used / 2) this.compact();
+  }
+
+  /** Where `slot`'s next id of `n` bytes goes: over its last id's bytes if as long, else at the end. */
+  private room(slot: number, n: number): number {
+    if (this.len[slot] === FREED - n) {
+      this.garbage -= n;
+      return this.off[slot];
+    }
+    this.reserve(n);
+    this.used += n;
+    return this.used - n;
   }
 
   private place(slot: number, o: number, n: number, h: number): void {
     this.off[slot] = o;
     this.len[slot] = n;
     this.hash[slot] = h;
-    this.used += n;
     if (++this.count * 2 > this.table.length) this.rehash(this.table.length * 2);
     else this.insert(slot);
   }
@@ -220,6 +254,7 @@ export class IdTable {
     let at = 0;
     for (let s = 0; s < this.len.length; s++) {
       const n = this.len[s];
+      if (n <= FREED) this.len[s] = -1; // its free bytes are not copied
       if (n < 0) continue;
       this.bytes.copy(next, at, this.off[s], this.off[s] + n);
       this.off[s] = at;

@@ -66,7 +66,10 @@ export class HistoryIndex {
   /** Replaces a delivery's summary, moving it between lists if a key field changed. */
   updateDelivery(s: number, v: DeliverySummary): void {
     const { d } = this;
-    const [company, sub, doc, evt] = [d.c.company[s], d.c.sub[s], d.c.doc[s], d.c.evt[s]];
+    const company = d.c.company[s];
+    const sub = d.c.sub[s];
+    const doc = d.c.doc[s];
+    const evt = d.c.evt[s];
     const ms = this.times.has(company) ? this.createdMs(s) : 0;
     d.write(s, v);
     if (this.listing) this.times.changed(s, company, ms, d.c.company[s]);
@@ -87,6 +90,14 @@ export class HistoryIndex {
 
   attempts(s: number): Loc[] {
     return this.pool.locs(this.d.attemptHead(s), this.segs);
+  }
+
+  /** Every delivery whose status is pending, oldest slot first: one pass over the status column. */
+  pendingDeliveries(): DeliverySummary[] {
+    const { d } = this;
+    const out: DeliverySummary[] = [];
+    for (let s = 0; s < d.end; s++) if (d.isPending(s) && d.isLive(s)) out.push(d.read(s));
+    return out;
   }
 
   /** Deliveries whose base record is in segment `segId`. */

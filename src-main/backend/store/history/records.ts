@@ -41,6 +41,7 @@ import {
 } from './compact.js';
 import { jsonValue } from './json-text.js';
 import { changeBits, lineBuffer, writeAttempt, type LineChange } from './attempt-bytes.js';
+import { writeSummary } from './summary-bytes.js';
 
 export type { BodyRef } from './compact.js';
 
@@ -50,13 +51,14 @@ export function eventLine(seq: number, event: EventSummary, body: string, field 
   return `{"t":"e","s":${seq},"n":${Buffer.byteLength(v)},"v":${v}${field}}\n`;
 }
 
-export function deliveryBaseLine(seq: number, d: DeliverySummary): string {
-  return `{"t":"d","s":${seq},"c":1,"w":${encodeSummary(d)}}\n`;
-}
-
+/** A delivery's base record with every attempt so far (retention's carried copy). A base record alone: summary-bytes.ts deliveryBaseBytes. */
 export function carriedDeliveryLine(seq: number, d: DeliverySummary, attempts: AttemptRecord[]): string {
   const out = lineBuffer();
-  out.utf8(`{"t":"d","s":${seq},"c":1,"w":${encodeSummary(d)},"a":[`);
+  out.ascii('{"t":"d","s":');
+  out.num(seq);
+  out.ascii(',"c":1,"w":');
+  writeSummary(out, d);
+  out.ascii(',"a":[');
   attempts.forEach((a, i) => {
     if (i > 0) out.byte(0x2c);
     if (a.delivery_id !== d.id || !writeAttempt(out, a)) out.utf8(JSON.stringify(a));

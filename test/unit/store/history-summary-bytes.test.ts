@@ -1,0 +1,74 @@
+// A delivery's base line is encoded straight into bytes (history/summary-bytes.ts). The
+// bytes on disk must not change: they are compared, to the byte, with the text encoder's
+// line (compact.ts encodeSummary, which later whole-summary lines still use) for the
+// engine's summaries, odd shapes and generated values.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { deliveryBaseBytes, writeSummary } from '../../../src-main/backend/store/history/summary-bytes.js';
+import { decodeSummary, encodeSummary } from '../../../src-main/backend/store/history/compact.js';
+import { LineBytes } from '../../../src-main/backend/store/history/line-bytes.js';
+import type { DeliverySummary } from '../../../src-main/backend/store/history-types.js';
+import { delivery } from './history-fixtures.js';
+
+const textLine = (seq: number, d: DeliverySummary) => `{"t":"d","s":${seq},"c":1,"w":${encodeSummary(d)}}\n`;
+const bytesLine = (seq: number, d: DeliverySummary) => {
+  const out = deliveryBaseBytes(seq, d);
+  return Buffer.from(out.buf.subarray(0, out.n));
+};
+const expectSame = (seq: number, d: DeliverySummary) => expect(bytesLine(seq, d).toString('utf8')).toBe(textLine(seq, d));
+
+describe('delivery base lines in bytes', () => {
+  it('are the text encoder`s bytes for the engine`s summaries and odd shapes', () => {
+    const base = delivery({ id: 'msg_SZORVaR0k5SqymOhSLRInN', next_attempt_at: 1_795_709_538_201 });
+    const reordered = Object.assign({ status: 'pending' }, base);
+    const withUndefined = { ...base, last_error: undefined } as unknown as DeliverySummary;
+    const cases: DeliverySummary[] = [
+      base,
+      delivery(),
+      { ...base, imported: true, last_tunnel_offline: true },
+      { ...base, origin: 'check', document_id: null, url: 'http://h/"q" é 😀 \ud800' },
+      { ...base, status: 'failed', attempts: 7, last_status_code: 503, last_error: 'ECONNRESET: "x"\n', last_duration_ms: 1.25 },
+      { ...base, last_duration_ms: Number.NaN, next_attempt_at: Infinity } as DeliverySummary,
+      { ...base, last_duration_ms: -0, attempts: 1e21 } as DeliverySummary,
+      { ...base, last_error: { nested: [1, 'two'] } } as unknown as DeliverySummary,
+      { ...base, url: 'u'.repeat(300) },
+      reordered,
+      withUndefined,
+      { ...base, later: { a: 1 } } as DeliverySummary,
+    ];
+    for (const d of cases) for (const seq of [1, 25_001, 1_000_000_007]) expectSame(seq, d);
+    expect(bytesLine(1, base).toString()).toContain('"w":["msg_');
+    expect(bytesLine(1, reordered).toString()).toContain('"w":{"status"');
+    expect(bytesLine(1, withUndefined).toString()).toContain('"w":{"id"'); // a value JSON leaves out: the whole object
+    expect(decodeSummary(JSON.parse(bytesLine(1, base).toString()).w)).toEqual(base);
+  });
+
+  it('are the text encoder`s bytes for generated summaries (property)', () => {
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 90 }), fc.string({ maxLength: 200 }), fc.constant('"\\\u0000'));
+    const value = fc.oneof(
+      text,
+      fc.constant(null),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constantFrom(undefined, [1, 'x'], { k: 'v' }),
+    );
+    const keys = Object.keys(delivery());
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(keys.length - 1), value), { maxLength: 6 }), fc.nat(), fc.boolean(), (changes, seq, extra) => {
+        const d: Record<string, unknown> = { ...delivery() };
+        for (const [i, v] of changes) d[keys[i]] = v;
+        if (extra) d.imported = true;
+        expectSame(seq, d as unknown as DeliverySummary);
+      }),
+      { seed: 7, numRuns: 600 },
+    );
+  });
+
+  it('write after what the buffer holds already, and leave nothing behind when they fall back to plain JSON', () => {
+    const out = new LineBytes(4); // small: grows on the way
+    out.ascii('<');
+    writeSummary(out, { ...delivery(), url: undefined } as unknown as DeliverySummary);
+    expect(out.text()).toBe('<' + encodeSummary({ ...delivery(), url: undefined } as unknown as DeliverySummary));
+  });
+});
