@@ -122,7 +122,9 @@ export function encodeSidecar(d: SidecarData): Buffer[] {
   const before = PREFIX + headBytes;
   const pieces = [MAGIC, len, ...utf8Pieces(head), Buffer.alloc(pad8(before)), ...parts];
   let crc = 0;
-  for (const p of pieces) crc = crc32(p, crc);
+  // Empty pieces are left out: zlib.crc32 answers 0 for an empty view of an ArrayBuffer
+  // with no memory (an empty column's), which would restart the running checksum.
+  for (const p of pieces) if (p.length > 0) crc = crc32(p, crc);
   const sum = Buffer.alloc(4);
   sum.writeUInt32LE(crc);
   pieces.push(sum);
