@@ -93,7 +93,11 @@ class Attempt implements Exchange {
     const room = this.limit - this.size;
     const n = Math.min(end - start, room);
     // The read buffer is the client's, reused: keep a copy.
-    if (n > 0) (this.chunks ??= []).push(Buffer.from(buf.subarray(start, start + n)));
+    if (n > 0) {
+      const copy = Buffer.allocUnsafe(n);
+      buf.copy(copy, 0, start, start + n);
+      (this.chunks ??= []).push(copy);
+    }
     this.size += n;
     if (end - start <= room) return true;
     this.respond(true);

@@ -44,6 +44,9 @@ const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: [^\x00-\x08\x0a-\x1f\x7f]*)
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const CHUNK_LINE = /^([0-9A-Fa-f]{1,13})[ \t]*(?:;.*)?$/;
+/** Header names seen, as sent -> lower case (valid tokens only), at most MAX_NAMES of them. */
+const NAMES = new Map<string, string>();
+const MAX_NAMES = 512;
 
 const fail = (why: string): never => {
   throw new H1ParseError(`invalid HTTP response: ${why}`);
@@ -204,12 +207,21 @@ export class ResponseParser {
     const first = line.charCodeAt(0);
     if (first === 32 || first === 9) fail('folded header line');
     const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon) : '';
-    if (!TOKEN.test(name)) fail('bad header name');
-    const value = trimOws(line.slice(colon + 1));
-    if (BAD_VALUE.test(value)) fail(`control character in header "${name}"`);
+    const raw = colon > 0 ? line.slice(0, colon) : '';
+    // An endpoint sends the same few names on every answer: each is checked and lower-cased once.
+    let key = NAMES.get(raw);
+    if (key === undefined) {
+      if (!TOKEN.test(raw)) fail('bad header name');
+      key = raw.toLowerCase();
+      if (NAMES.size < MAX_NAMES) NAMES.set(raw, key);
+    }
+    let a = colon + 1;
+    let b = line.length;
+    while (a < b && (line.charCodeAt(a) === 32 || line.charCodeAt(a) === 9)) a++;
+    while (b > a && (line.charCodeAt(b - 1) === 32 || line.charCodeAt(b - 1) === 9)) b--;
+    const value = line.slice(a, b);
+    if (BAD_VALUE.test(value)) fail(`control character in header "${raw}"`);
     if (trailer) return;
-    const key = name.toLowerCase();
     if (key === 'content-length') this.contentLength(value);
     else if (key === 'transfer-encoding') this.transferEncoding(value);
     else if (key === 'connection') this.connection(value);

@@ -153,6 +153,21 @@ describe('the delivery client', () => {
     expect(r.connections).toBe(1);
   });
 
+  it('drops a connection the server closes while it is idle, and one the server says it will time out', async () => {
+    const r = await raw((socket, conn) => {
+      if (conn === 1)
+        socket.end(OK); // answers, then closes the idle connection
+      else socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 2\r\n\r\nok');
+    });
+    const s = newSender(1);
+    expect((await s.send(r.url, {}, 'a')).response?.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the close arrives while idle
+    expect((await s.send(r.url, {}, 'b')).response?.status).toBe(200);
+    // timeout=1: the client lets go 1 s early, i.e. at once: the next request takes a new connection.
+    expect((await s.send(r.url, {}, 'c')).response?.status).toBe(200);
+    expect(r.requests.map((q) => q.conn)).toEqual([1, 2, 3]);
+  });
+
   it('keeps at most `connections` open per origin and queues the rest, reusing idle ones', async () => {
     const r = await raw((socket) => setTimeout(() => socket.write(OK), 30));
     const s = newSender(2);

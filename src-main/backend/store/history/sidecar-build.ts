@@ -18,6 +18,7 @@ import type { LocColumns } from './loc-pool.js';
 import { aboutOtherDelivery, type ScannedRecord } from './records.js';
 import { scanSegment, type Loc, type Segment } from './segments.js';
 import type { SidecarData, SidecarHeader } from './sidecar-format.js';
+import type { ForeignRecord } from './known-foreign.js';
 
 /** The delivery a record is about, for those that only touch a delivery already known. */
 export function touchedDelivery(rec: ScannedRecord): string | undefined {
@@ -157,18 +158,34 @@ export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: Sideca
 /**
  * The records of the segment file at `path` about deliveries other than `own`, in file
  * order, as the start-up scan reads them; undefined if the file is damaged or is not
- * `bytes` long (it never gets a sidecar then).
+ * `bytes` long (it never gets a sidecar then). `known`: records of some of those lines
+ * already known (known-foreign.ts), in file order: those lines are not parsed.
  */
-export async function foreignRecords(path: string, ownIds: string[], bytes: number): Promise<SidecarHeader['foreign'] | undefined> {
+export async function foreignRecords(
+  path: string,
+  ownIds: string[],
+  bytes: number,
+  known: ForeignRecord[] = [],
+): Promise<SidecarHeader['foreign'] | undefined> {
   const foreign: SidecarHeader['foreign'] = [];
   const own = new Set(ownIds);
+  let k = 0;
+  let mismatch = false;
   const scanned = await scanSegment(
     path,
     (rec, off, len) => {
       const id = touchedDelivery(rec);
       if (id !== undefined && !own.has(id)) foreign.push([rec, off, len]);
     },
-    (buf, start, end) => aboutOtherDelivery(buf, start, end, own),
+    (buf, start, end, off) => {
+      if (k < known.length && known[k][1] === off) {
+        mismatch ||= known[k][2] !== end - start;
+        foreign.push(known[k++]);
+        return false;
+      }
+      return aboutOtherDelivery(buf, start, end, own);
+    },
   );
+  if (mismatch || k !== known.length) return undefined; // not the lines the log appended: scanned at the next start
   return scanned.skipped > 0 || scanned.validLength !== scanned.fileSize || scanned.fileSize !== bytes ? undefined : foreign;
 }
