@@ -30,7 +30,7 @@ import { IdTable, type IdBytes } from './id-table.js';
 import { RowCompare } from './row-compare.js';
 
 export class DeliveryTable {
-  private readonly ids = new IdTable();
+  readonly ids = new IdTable();
   private readonly freeSlots: number[] = [];
   private readonly odd = new Map<number, DeliverySummary>();
   private used = 0;
