@@ -226,9 +226,14 @@ describe('the delivery client over TLS', () => {
       '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'pipe' }); // prettier-ignore
     const [key, cert] = [await readFile(keyFile), await readFile(certFile)];
     const names: (string | false | null)[] = [];
+    const resumed: boolean[] = [];
     const server = createHttpsServer({ key, cert }, (req, res) => {
-      names.push((req.socket as import('node:tls').TLSSocket).servername);
+      const socket = req.socket as import('node:tls').TLSSocket;
+      names.push(socket.servername);
+      resumed.push(socket.isSessionReused());
       req.resume();
+      // The first answer closes its connection: the second request needs a new one, which resumes the session.
+      if (names.length === 1) res.setHeader('connection', 'close');
       req.on('end', () => res.end(`secure ${req.headers.host}`));
     });
     servers.push(server);
@@ -246,5 +251,6 @@ describe('the delivery client over TLS', () => {
     expect(ok).toMatchObject({ error: null, response: { status: 200, body: `secure localhost:${new URL(url).port}` } });
     expect((await trusted.send(url, {}, 'y')).response?.status).toBe(200);
     expect(names).toEqual(['localhost', 'localhost']);
+    expect(resumed).toEqual([false, true]);
   });
 });
