@@ -19,7 +19,13 @@ export default defineConfig({
       {
         extends: true,
         plugins: [react()],
-        test: { name: 'renderer', include: ['test/renderer/**/*.test.{ts,tsx}'], environment: 'jsdom', testTimeout: 20000 },
+        test: {
+          name: 'renderer',
+          include: ['test/renderer/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          testTimeout: 20000,
+          setupFiles: ['test/renderer/setup.ts'],
+        },
       },
       {
         extends: true,

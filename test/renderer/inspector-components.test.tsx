@@ -43,7 +43,7 @@ describe('filter bar', () => {
     const onChange = vi.fn();
     const onClear = vi.fn();
     const user = userEvent.setup();
-    render(<FilterBar filters={{}} options={options} onChange={onChange} onClear={onClear} debounceMs={40} />);
+    render(<FilterBar filters={{}} options={options} onChange={onChange} onClear={onClear} debounceMs={300} />);
     expect(screen.getByRole('button', { name: 'Clear' }).hasAttribute('disabled')).toBe(true);
     await user.selectOptions(screen.getByLabelText('Outcome'), 'verified');
     expect(onChange).toHaveBeenLastCalledWith('outcome', 'verified');

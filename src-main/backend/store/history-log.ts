@@ -182,9 +182,16 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   flush(): Promise<void> {
+    return this.whenWritable(() => this.writer.flush());
+  }
+
+  writeOut(): Promise<void> {
+    return this.whenWritable(() => this.writer.writeOut());
+  }
+
+  private whenWritable(fn: () => Promise<void>): Promise<void> {
     if (this.state === 'rolling-back') return Promise.reject(new Error('the history log is being rolled back'));
-    if (this.state !== 'open' && this.state !== 'closing') return Promise.resolve();
-    return this.writer.flush();
+    return this.state === 'open' || this.state === 'closing' ? fn() : Promise.resolve();
   }
 
   async close(): Promise<void> {

@@ -76,6 +76,8 @@ export interface HistoryMark {
 /** A log written alongside the store that can forget what a failed write appended. */
 export interface UndoableLog {
   flush(): Promise<void>;
+  /** Resolves once every record appended so far is in its file (written; durable only after flush()). */
+  writeOut(): Promise<void>;
   mark(): HistoryMark;
   rollback(mark: HistoryMark): Promise<void>;
 }

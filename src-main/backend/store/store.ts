@@ -4,9 +4,8 @@
 // which also names it for the next journal line; `commit()` resolves once a write
 // holding it is on disk, `commitLater()` asks for a write nobody waits for. Commits
 // that arrive while one is in flight share the next one, so 50 concurrent PUTs cost a
-// few fsyncs, and each costs the size of its change, not of the store. Whether a write
-// appends to the journal or checkpoints the whole state into data.json is the store's
-// own decision (checkpointDue); close() always checkpoints.
+// few fsyncs, and each costs the size of its change, not of the store. Whether a write appends to the
+// journal or checkpoints the whole state into data.json is the store's own decision (checkpointDue).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
@@ -33,8 +32,7 @@ import {
 
 /** Past this (and see checkpointDue), the next write checkpoints into data.json and starts a new journal. */
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
-/** Assumed size of a record in data.json until a checkpoint has measured it. */
-const GUESS_BYTES_PER_ROW = 512;
+const GUESS_BYTES_PER_ROW = 512; // assumed size of a record in data.json until a checkpoint has measured it
 
 function validateShape(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the top level is not an object';
@@ -252,7 +250,9 @@ export class Store {
     } else if (this.changes.size > 0) {
       const line = this.changes.toLine();
       this.changes.clear();
-      const [journaled, ...rest] = await Promise.allSettled([this.journal.append(line), ...others]);
+      // The log's records reach their file first: a journal line a crash kept never names an event whose deliveries (log lines) it lost.
+      const append = (this.log?.writeOut() ?? Promise.resolve()).then(() => this.journal.append(line));
+      const [journaled, ...rest] = await Promise.allSettled([append, ...others]);
       const failed = [journaled, ...rest].find((r) => r.status === 'rejected');
       if (failed) {
         // All or nothing: a line whose history could not be written is taken back.
