@@ -133,6 +133,14 @@ describe('the delivery client', () => {
     expect(r.connections).toBe(2);
   });
 
+  it('keeps an answer followed by stray bytes, and does not reuse that connection', async () => {
+    const r = await raw((socket) => socket.write(`${OK}HTTP/1.1 200 OK\r\n`));
+    const s = newSender();
+    expect((await s.send(r.url, {}, 'a')).response).toMatchObject({ status: 200, body: 'ok' });
+    expect((await s.send(r.url, {}, 'b')).response).toMatchObject({ status: 200, body: 'ok' });
+    expect(r.connections).toBe(2);
+  });
+
   it('honours connection: close from a server that leaves the socket open', async () => {
     const r = await raw((socket) => socket.write('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok'));
     const s = newSender();
