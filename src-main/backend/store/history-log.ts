@@ -25,6 +25,7 @@ import { loadSegments } from './history/loader.js';
 import { dropSegment } from './history/retention.js';
 import { cutBack } from './history/rollback.js';
 import { SidecarQueue } from './history/sidecar.js';
+import { KnownForeign } from './history/known-foreign.js';
 import { explainFsError } from './store-errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
@@ -51,6 +52,8 @@ class SegmentedHistoryLog implements HistoryLog {
   private readonly orphans = new OrphanAttempts();
   /** Event bodies an attempt line may refer to instead of repeating them (history/body-refs.ts). */
   private readonly bodies = new RecentBodies((id) => this.idx.eventLoc(id));
+  /** Attempt lines of the current segment about older segments' deliveries, for its sidecar (history/known-foreign.ts). */
+  private readonly known = new KnownForeign();
   private retaining: Promise<void> | null = null;
   private retainPausedUntil = 0;
   private state: 'new' | 'open' | 'rolling-back' | 'closing' | 'closed' = 'new';
@@ -79,6 +82,7 @@ class SegmentedHistoryLog implements HistoryLog {
     this.idx = new HistoryIndex(true);
     this.orphans.clear();
     this.bodies.clear();
+    this.known.clear();
     const loaded = await loadSegments(this.opts.dir, this.idx);
     this.segments = loaded.segments;
     this.nextDeliverySeq = loaded.nextDeliverySeq;
@@ -221,15 +225,16 @@ class SegmentedHistoryLog implements HistoryLog {
   /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append: on the attempt's line when it can). */
   private changeSummary(slot: number, v: DeliverySummary, attempt?: AttemptRecord): void {
     // The usual change after an attempt is told from the stored row in place (no summary read back).
-    const bits = attempt ? (this.idx.d.changeBits(slot, attempt, v) ?? -1) : -1;
+    const bits = attempt ? (this.idx.d.rows.changeBits(slot, attempt, v) ?? -1) : -1;
     const { patch, after } = bits >= 0 ? { patch: { bits, d: v }, after: '' } : attemptChange(attempt, this.idx.d.read(slot), v);
-    if (attempt) this.appendAttempt(slot, attempt, after, patch, bits >= 0 && keepsEventId(bits) ? v.event_id : undefined);
-    else if (after) this.append(after);
+    const eventId = bits >= 0 && keepsEventId(bits) ? v.event_id : undefined;
+    const loc = attempt ? this.appendAttempt(slot, attempt, after, patch, eventId) : after ? this.append(after) : undefined;
+    this.known.changed(slot, this.idx.d.c.baseSeg[slot], attempt && loc, bits);
     this.idx.updateDelivery(slot, v);
   }
 
-  /** Appends an attempt of the delivery at `slot` (`patch` on its line), then `after` (whole lines, or ''; `knownEventId`: its event's id, if the caller has it as a string); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */
-  private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch: LineChange = '', knownEventId?: string): void {
+  /** Appends an attempt of the delivery at `slot` (`patch` on its line; returns where), then `after` (whole lines, or ''; `knownEventId`: its event's id, if the caller has it as a string); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */
+  private appendAttempt(slot: number, attempt: AttemptRecord, after: string, patch: LineChange = '', knownEventId?: string): Loc {
     const afterBytes = after.length === 0 ? 0 : Buffer.byteLength(after);
     const eventId = knownEventId ?? this.idx.eventIds.get(this.idx.d.c.evt[slot]);
     const at = typeof attempt.request?.body === 'string' ? this.bodies.where(eventId, attempt.request.body) : undefined;
@@ -237,8 +242,10 @@ class SegmentedHistoryLog implements HistoryLog {
     if (event) this.recordEvent(event, attempt.request.body);
     const line = this.bodies.attemptLine(attempt, eventId, this.cur, (n) => !this.wouldRotate(n + afterBytes), patch);
     if (this.wouldRotate(line.n + afterBytes)) this.rotate();
-    this.idx.d.addAttempt(slot, this.writer.appendBytes(this.cur, line.buf, line.n));
+    const loc = this.writer.appendBytes(this.cur, line.buf, line.n);
+    this.idx.d.addAttempt(slot, loc);
     if (afterBytes > 0) this.writer.append(this.cur, after, afterBytes);
+    return loc;
   }
 
   /** Appends one or more whole lines (`bytes` long in UTF-8, if known), or one line already encoded (copied at once), to the current segment, rotating first if they do not fit. */
@@ -251,7 +258,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private rotate(): void {
     const closed = this.cur;
     this.cur = this.addSegment(newSegment(this.opts.dir, this.cur.id + 1, true));
-    this.sidecars.add(closed, this.idx);
+    this.sidecars.add(closed, this.idx, this.known.take(this.idx, closed));
   }
 
   private addSegment(seg: Segment): Segment {

@@ -87,7 +87,7 @@ describe('the change an attempt made, told from the stored row', () => {
             next_attempt_at: ok ? null : 1_700_000_000_000,
           });
           const d = after(old, a, changes, extra);
-          const inPlace = t.changeBits(s, a, d);
+          const inPlace = t.rows.changeBits(s, a, d);
           const usual = t.oddOf(s) === undefined && storedExtra === undefined;
           if (!usual) {
             expect(inPlace).toBeUndefined();
@@ -110,8 +110,8 @@ describe('the change an attempt made, told from the stored row', () => {
     const s = t.insert(1, old, 1);
     const a = attempt({ delivery_id: old.id });
     const d = after(old, a, []);
-    expect(t.changeBits(s, a, d)).toBe(changeBits(a, old, d));
-    expect(t.changeBits(s, a, d)).toBeGreaterThan(0);
+    expect(t.rows.changeBits(s, a, d)).toBe(changeBits(a, old, d));
+    expect(t.rows.changeBits(s, a, d)).toBeGreaterThan(0);
     for (const [k, v] of [
       ['id', 'msg_SZORVaR0k5SqymOhSLRInM'],
       ['id', 'msg_SZORVaR0k5SqymOhSLRIn'],
@@ -119,8 +119,8 @@ describe('the change an attempt made, told from the stored row', () => {
       ['event_id', 'evt_SZORVaR0k5SqymOhSLRInO'],
     ]) {
       const changed = { ...d, [k]: v };
-      expect(t.changeBits(s, a, changed)).toBe(changeBits(a, old, changed));
-      expect(t.changeBits(s, a, changed)).not.toBe(t.changeBits(s, a, d));
+      expect(t.rows.changeBits(s, a, changed)).toBe(changeBits(a, old, changed));
+      expect(t.rows.changeBits(s, a, changed)).not.toBe(t.rows.changeBits(s, a, d));
     }
   });
 });

@@ -5,7 +5,7 @@
 // values. One that this form cannot give back exactly (keys of another order or kind,
 // a time that is not a canonical ISO string: an imported record) is kept whole instead,
 // its key fields still in the columns for the lists.
-import type { AttemptRecord, DeliverySummary } from '../history-types.js';
+import type { DeliverySummary } from '../history-types.js';
 import { grown, nextCapacity, type Column } from './columns.js';
 import {
   decodeRow,
@@ -30,21 +30,22 @@ import { IdTable, type IdBytes } from './id-table.js';
 import { RowCompare } from './row-compare.js';
 
 export class DeliveryTable {
-  private readonly ids = new IdTable();
+  readonly ids = new IdTable();
   private readonly freeSlots: number[] = [];
   private readonly odd = new Map<number, DeliverySummary>();
   private used = 0;
   /** The columns, one entry per slot (exported for the index sidecar, history/sidecar.ts). */
   c = deliveryColumns(0);
 
-  private readonly compare: RowCompare;
+  /** Rows read and compared field by field, in place (row-compare.ts). */
+  readonly rows: RowCompare;
 
   constructor(
     private readonly strs: Interner,
     private readonly eventIds: IdInterner,
     private readonly pool: LocPool,
   ) {
-    this.compare = new RowCompare(() => this.c, this.ids, strs, eventIds);
+    this.rows = new RowCompare(this, this.ids, strs, eventIds);
   }
 
   get size(): number {
@@ -137,10 +138,9 @@ export class DeliveryTable {
     );
   }
 
-  /** attempt-bytes.ts changeBits(a, this.read(s), d) without reading the summary back (row-compare.ts); undefined if its shape is not the usual one. */
-  changeBits(s: number, a: AttemptRecord, d: DeliverySummary): number | undefined {
-    if (this.c.shape[s] >= 0 || this.c.flags[s] !== 0 || (this.odd.size > 0 && this.odd.has(s))) return undefined;
-    return this.compare.changeBits(s, a, d);
+  /** Whether slot `s` reads back with exactly the SUMMARY_KEYS (no key order of its own, no later keys, not kept whole). */
+  isUsual(s: number): boolean {
+    return this.c.shape[s] < 0 && this.c.flags[s] === 0 && !(this.odd.size > 0 && this.odd.has(s));
   }
 
   /** How many summaries are kept whole. */

@@ -3,10 +3,8 @@
 // one buffer, an open-addressing hash table of slots (linear probing, backward-shift
 // deletion) in an Int32Array. Ids with a character above U+00FF (never made by
 // Countersign, possible in an imported file) are kept in a Map instead.
-// A deleted id's bytes stay where they are, and the next id given that slot with the same
-// length (the history reuses the slots retention frees, and Countersign's ids of one kind
-// are all as long) is written over them: at its cap the history's id bytes stay the size
-// of the ids it keeps instead of growing by the ids it dropped until a compaction.
+// A deleted id's bytes stay, and the slot's next id of that length (retention's freed slots
+// go to new deliveries; ids of one kind are all as long) is written over them.
 import { grown, grownBytes, nextCapacity } from './columns.js';
 
 const EMPTY_HASH = 0;
@@ -163,6 +161,27 @@ export class IdTable {
     const n = slot < this.len.length ? this.len[slot] : -1;
     if (n >= 0) return this.bytes.toString('latin1', this.off[slot], this.off[slot] + n);
     return n === -2 ? this.wideIds.get(slot) : undefined;
+  }
+
+  /** The ids of `slots` as their Latin-1 bytes in a row, each one's length (-1: wide, in `wide`): no string per id. */
+  rowsOf(slots: readonly number[]): { bytes: Buffer; len: Int32Array; wide: [number, string][] } {
+    const len = new Int32Array(slots.length);
+    const wide: [number, string][] = [];
+    let total = 0;
+    for (let k = 0; k < slots.length; k++) {
+      const n = this.len[slots[k]];
+      len[k] = n >= 0 ? n : -1;
+      if (n >= 0) total += n;
+      else wide.push([k, this.idOf(slots[k]) as string]);
+    }
+    const bytes = Buffer.allocUnsafe(total);
+    for (let k = 0, at = 0; k < slots.length; k++) {
+      if (len[k] < 0) continue;
+      const o = this.off[slots[k]];
+      this.bytes.copy(bytes, at, o, o + len[k]);
+      at += len[k];
+    }
+    return { bytes, len, wide };
   }
 
   /** Whether `slot` holds `id`, compared in place (no string made). */

@@ -56,6 +56,11 @@ export class LocPool {
     }
   }
 
+  /** Whether node `n` is the whole line at `off` of segment `segId` (not an item of a carried line). */
+  isAt(n: number, segId: number, off: number): boolean {
+    return n >= 0 && this.seg[n] === segId && this.off[n] === off && this.item[n] < 0;
+  }
+
   /** The chain's locations, oldest first (those in segments no longer known are left out: their file is gone). */
   locs(head: number, segs: ReadonlyMap<number, Segment>): Loc[] {
     const out: Loc[] = [];

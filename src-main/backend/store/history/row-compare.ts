@@ -5,7 +5,7 @@
 // to be compared and thrown away.
 import type { AttemptRecord, DeliverySummary } from '../history-types.js';
 import { changeBitsFrom } from './attempt-bytes.js';
-import { isoMs } from './columns.js';
+import { isoMs, msIso } from './columns.js';
 import { STATUSES, type DeliveryColumns } from './delivery-row.js';
 import type { IdInterner } from './id-interner.js';
 import type { IdTable } from './id-table.js';
@@ -19,6 +19,17 @@ function sameTime(v: unknown, ms: number): boolean {
   return typeof v === 'string' && v.length === 24 && isoMs(v) === ms;
 }
 
+/** The string columns of SUMMARY_KEYS indexes 2-6 and 12 (numbers in the string interner, -1: null). */
+const STRING_FIELDS: Partial<Record<number, 'type' | 'sub' | 'company' | 'doc' | 'url' | 'err'>> = {
+  2: 'type',
+  3: 'sub',
+  4: 'company',
+  5: 'doc',
+  6: 'url',
+  12: 'err',
+};
+const nanNull = (n: number): number | null => (Number.isNaN(n) ? null : n);
+
 /** Whether `v` is the number stored as `n` (NaN: null). */
 const sameNum = (v: unknown, n: number): boolean => (Number.isNaN(n) ? v === null : v === n);
 
@@ -27,7 +38,8 @@ export class RowCompare {
   private s = 0;
 
   constructor(
-    private readonly cols: () => DeliveryColumns,
+    /** The table's columns and DeliveryTable.isUsual. */
+    private readonly table: { readonly c: DeliveryColumns; isUsual(s: number): boolean },
     private readonly ids: IdTable,
     private readonly strs: Interner,
     private readonly eventIds: IdInterner,
@@ -35,16 +47,45 @@ export class RowCompare {
 
   /**
    * attempt-bytes.ts changeBits(a, old, d) where `old` is the summary row `s` reads back
-   * as: the caller vouches that it is of the usual shape (the SUMMARY_KEYS only, no
-   * key order of its own, not kept whole).
+   * as, without making it; undefined for a row not of the usual shape (read it back).
    */
-  changeBits(s: number, a: AttemptRecord, d: DeliverySummary): number {
+  changeBits(s: number, a: AttemptRecord, d: DeliverySummary): number | undefined {
+    if (!this.table.isUsual(s)) return undefined;
     this.s = s;
     return changeBitsFrom(a, d, this.same);
   }
 
+  /** Field `i` (SUMMARY_KEYS index) of usual row `s` (isUsual) as DeliveryTable.read gives it. */
+  field(s: number, i: number): unknown {
+    const c = this.table.c;
+    switch (i) {
+      case 0:
+        return this.ids.idOf(s);
+      case 1:
+        return this.eventIds.get(c.evt[s]);
+      case 7:
+        return STATUSES[c.status[s]];
+      case 8:
+        return c.attempts[s];
+      case 9:
+        return msIso(c.created[s]);
+      case 10:
+        return msIso(c.lastAt[s]);
+      case 11:
+        return nanNull(c.code[s]);
+      case 13:
+        return nanNull(c.dur[s]);
+      case 14:
+        return nanNull(c.next[s]);
+      default: {
+        const n = c[STRING_FIELDS[i] as 'type'][s];
+        return n < 0 ? null : this.strs.get(n);
+      }
+    }
+  }
+
   private readonly same = (i: number, v: unknown): boolean => {
-    const c = this.cols();
+    const c = this.table.c;
     const { s, strs } = this;
     switch (i) {
       case 0:

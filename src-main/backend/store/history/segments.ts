@@ -66,7 +66,7 @@ export interface ScanResult {
 export async function scanSegment(
   path: string,
   onRecord: (rec: ScannedRecord, off: number, len: number) => void,
-  wanted?: (buf: Buffer, start: number, end: number) => boolean,
+  wanted?: (buf: Buffer, start: number, end: number, off: number) => boolean,
 ): Promise<ScanResult> {
   const fh = await open(path, 'r');
   let skipped = 0;
@@ -90,7 +90,7 @@ export async function scanSegment(
       for (;;) {
         const nl = buf.indexOf(10, lineStart);
         if (nl < 0 || nl >= filled) break;
-        if (nl > lineStart && (!wanted || wanted(buf, lineStart, nl))) {
+        if (nl > lineStart && (!wanted || wanted(buf, lineStart, nl, bufStart + lineStart))) {
           const rec = scanLine(buf, lineStart, nl);
           if (rec) onRecord(rec, bufStart + lineStart, nl - lineStart);
           else skipped++;

@@ -17,6 +17,7 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery } from './sidecar-build.js';
+import type { ForeignRecord } from './known-foreign.js';
 import { decodeSidecar, encodeSidecar, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
@@ -51,8 +52,8 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
 }
 
 /** Writes the sidecar snapshotSidecar made of the segment at `segmentPath` when the log moved past it, with the file's foreign records. */
-async function writeSnapshot(segmentPath: string, snap: Snapshot): Promise<void> {
-  const foreign = await foreignRecords(segmentPath, snap.ids, snap.data.header.segBytes);
+async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: ForeignRecord[]): Promise<void> {
+  const foreign = await foreignRecords(segmentPath, snap.ids, snap.data.header.segBytes, known);
   if (!foreign) return; // damaged or changed since: scanned at the next start, and reported
   snap.data.header.foreign = foreign;
   await putSidecar(segmentPath, snap.data);
@@ -200,15 +201,16 @@ export class SidecarQueue {
 
   /**
    * Writes `seg`'s sidecar: from `idx` as it is now when given (the log is moving past
-   * `seg`: nothing of a later segment is recorded yet), else by scanning the file.
+   * `seg`: nothing of a later segment is recorded yet; `known`: records of its lines the
+   * log could tell, foreignRecords), else by scanning the file.
    */
-  add(seg: Segment, idx?: HistoryIndex): void {
+  add(seg: Segment, idx?: HistoryIndex, known?: ForeignRecord[]): void {
     const { path, id } = seg;
     const snap = idx && snapshotSidecar(idx, seg);
     this.tail = this.tail.then(async () => {
       try {
         await this.writtenOut();
-        await (snap ? writeSnapshot(path, snap) : writeSidecar(path, id));
+        await (snap ? writeSnapshot(path, snap, known) : writeSidecar(path, id));
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
