@@ -30,8 +30,6 @@ import { explainFsError } from './store-errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Page } from '@shared/api-types.js';
 
-export type { HistoryLogOptions } from './history-types.js';
-
 export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
   return new SegmentedHistoryLog(opts);
 }
@@ -52,8 +50,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private readonly orphans = new OrphanAttempts();
   /** Event bodies an attempt line may refer to instead of repeating them (history/body-refs.ts). */
   private readonly bodies = new RecentBodies((id) => this.idx.eventLoc(id));
-  /** Attempt lines of the current segment about older segments' deliveries, for its sidecar (history/known-foreign.ts). */
-  private readonly known = new KnownForeign();
+  private readonly known = new KnownForeign(); // the current segment's lines about older segments' deliveries, for its sidecar
   private retaining: Promise<void> | null = null;
   private retainPausedUntil = 0;
   private state: 'new' | 'open' | 'rolling-back' | 'closing' | 'closed' = 'new';
@@ -173,7 +170,8 @@ class SegmentedHistoryLog implements HistoryLog {
   async getEventBody(id: string): Promise<string | undefined> {
     const loc = this.idx.eventLoc(id);
     if (!loc) return undefined;
-    const [line] = await this.read([loc]);
+    await this.writer.whenWritten([loc]);
+    const [line] = await readLocs([loc]);
     return line === undefined ? undefined : parseEventBody(line);
   }
 
@@ -258,11 +256,6 @@ class SegmentedHistoryLog implements HistoryLog {
     return seg;
   }
 
-  private async read(locs: Loc[]): Promise<(string | undefined)[]> {
-    await this.writer.whenWritten(locs);
-    return readLocs(locs);
-  }
-
   private maybeRetain(): void {
     if (this.retaining || this.state !== 'open' || this.clock.now() < this.retainPausedUntil) return;
     if (this.idx.d.size <= this.opts.cap || this.segments.length < 2) return;
@@ -283,7 +276,7 @@ class SegmentedHistoryLog implements HistoryLog {
     const host = {
       idx: this.idx,
       append: (line: string) => this.append(line),
-      read: (locs: Loc[]) => this.read(locs),
+      read: (locs: Loc[]) => this.writer.whenWritten(locs).then(() => readLocs(locs)),
       written: (locs: Loc[]) => this.writer.whenWritten(locs),
       flush: () => this.writer.flush(),
     };

@@ -3,8 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createHistoryLog, type HistoryLogOptions } from '../../../src-main/backend/store/history-log.js';
-import type { AttemptRecord, DeliverySummary, EventSummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
+import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
+import type {
+  AttemptRecord,
+  DeliverySummary,
+  EventSummary,
+  HistoryLog,
+  HistoryLogOptions,
+} from '../../../src-main/backend/store/history-types.js';
 
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'countersign-history-'));
