@@ -64,6 +64,9 @@ export interface OutboxDeps {
   clock: Clock;
 }
 
+/** The error a delivery is ended with when the change that made it was never saved (outbox.stored()). */
+export const NOT_SAVED = 'Never sent: the service stopped before the change that made this delivery was saved.';
+
 export class Outbox {
   private listener: OutboxListener | null = null;
   /** The deliveries owed; built from the store and the log when first needed (and again after the store reloaded). */
@@ -181,11 +184,14 @@ export class Outbox {
   /**
    * Every delivery owed, with its progress, for the engine's start (and after the store
    * reloaded). Stored rows of an older version the log says ended, and events no
-   * delivery needs (left behind by a crash or an older version), leave the store now.
+   * delivery needs (left behind by a crash or an older version), leave the store now;
+   * deliveries whose change was never saved are logged as cancelled, saying so.
    */
   stored(): OutboxWork[] {
     const { store, history, clock } = this.deps;
-    const owed = (this.owed = owedAtStart(store, history));
+    const unsaved: DeliverySummary[] = [];
+    const owed = (this.owed = owedAtStart(store, history, unsaved));
+    for (const v of unsaved) history.recordDelivery({ ...v, status: 'cancelled', next_attempt_at: null, last_error: NOT_SAVED });
     const now = clock.now();
     const work: OutboxWork[] = [];
     for (const row of owed.values()) {
@@ -196,7 +202,7 @@ export class Outbox {
     for (const row of ended) store.pendingDeliveries.remove(row.id);
     const orphans = store.pendingEvents.filter((e) => !owed.hasEvent(e.id));
     for (const e of orphans) store.pendingEvents.remove(e.id);
-    if (ended.length > 0 || orphans.length > 0) store.commitLater();
+    if (ended.length > 0 || orphans.length > 0 || unsaved.length > 0) store.commitLater();
     return work;
   }
 

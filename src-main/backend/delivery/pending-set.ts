@@ -61,16 +61,21 @@ export class PendingSet {
 /**
  * What is owed, from what is durable: each delivery the log says is pending whose event
  * is stored (a record or a check's request never is), and each stored row of an older
- * version the log does not say ended.
+ * version the log does not say ended. `unsaved` gets the deliveries the log says are
+ * pending whose event is not stored: the change that made them never reached the journal
+ * (the process stopped before its commit), so nothing owes them.
  */
-export function owedAtStart(store: Store, history: HistoryLog): PendingSet {
+export function owedAtStart(store: Store, history: HistoryLog, unsaved: DeliverySummary[] = []): PendingSet {
   const owed = new PendingSet();
   for (const row of store.pendingDeliveries.values()) {
     const status = history.getDelivery(row.id)?.status;
     if (status === undefined || status === 'pending') owed.add(row);
   }
-  for (const v of history.pendingDeliveries())
-    if (!v.imported && v.origin !== 'check' && !owed.has(v.id) && store.pendingEvents.has(v.event_id)) owed.add(rowOf(v));
+  for (const v of history.pendingDeliveries()) {
+    if (v.imported || v.origin === 'check' || owed.has(v.id)) continue;
+    if (store.pendingEvents.has(v.event_id)) owed.add(rowOf(v));
+    else unsaved.push(v);
+  }
   return owed;
 }
 

@@ -80,6 +80,11 @@ export const DELIVERY_SEMANTICS: SemanticsRow[] = [
     status: '`cancelled`',
   },
   {
+    applies: 'a crash before the change that made the event was saved (its request got no answer)',
+    effect: 'its deliveries are never sent; the next start ends them, `last_error` saying so',
+    status: '`cancelled`',
+  },
+  {
     applies: 'a crash between the answer and its record',
     effect: 'the attempt is made again after restart (at-least-once; deduplicate on `webhook-id`)',
     status: 'unchanged',

@@ -148,9 +148,7 @@ class SegmentedHistoryLog implements HistoryLog {
     this.changeSummary(slot, v, attempt);
   }
 
-  getDelivery(id: string): DeliverySummary | undefined {
-    return this.idx.getDelivery(id);
-  }
+  getDelivery = (id: string): DeliverySummary | undefined => this.idx.getDelivery(id);
   pendingDeliveries = (): DeliverySummary[] => this.idx.pendingDeliveries();
 
   listDeliveries(filter: DeliveryFilter, page: { limit: number; starting_after?: string }): Page<DeliverySummary> {
@@ -167,9 +165,7 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.orphans.attempts(deliveryId);
   }
 
-  getEvent(id: string): EventSummary | undefined {
-    return this.idx.getEvent(id);
-  }
+  getEvent = (id: string): EventSummary | undefined => this.idx.getEvent(id);
 
   async getEventBody(id: string): Promise<string | undefined> {
     const loc = this.idx.eventLoc(id);
@@ -183,13 +179,8 @@ class SegmentedHistoryLog implements HistoryLog {
     return this.idx.eventsForDocument(companyId, documentId);
   }
 
-  flush(): Promise<void> {
-    return this.whenWritable(() => this.writer.flush());
-  }
-
-  writeOut(): Promise<void> {
-    return this.whenWritable(() => this.writer.writeOut());
-  }
+  flush = (): Promise<void> => this.whenWritable(() => this.writer.flush());
+  writeOut = (): Promise<void> => this.whenWritable(() => this.writer.writeOut());
 
   private whenWritable(fn: () => Promise<void>): Promise<void> {
     if (this.state === 'rolling-back') return Promise.reject(new Error('the history log is being rolled back'));

@@ -8,7 +8,7 @@ import { ManualClock } from '../../../src-main/backend/clock.js';
 import { Store } from '../../../src-main/backend/store/store.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { Outbox, type OutboxListener, type OutboxWork } from '../../../src-main/backend/delivery/outbox.js';
+import { NOT_SAVED, Outbox, type OutboxListener, type OutboxWork } from '../../../src-main/backend/delivery/outbox.js';
 import type { SubscriptionRecord } from '../../../src-main/backend/store/schema.js';
 
 const T0 = Date.UTC(2030, 0, 1);
@@ -279,6 +279,9 @@ describe('outbox', () => {
       [second.deliveries[0].id, 0, T0],
     ]);
     expect(outbox.has(ended.id)).toBe(false);
+    // The one whose change was never saved is ended, saying why; the records are left as they are.
+    expect(history.getDelivery('msg_uncommitted')).toMatchObject({ status: 'cancelled', next_attempt_at: null, last_error: NOT_SAVED });
+    expect(['msg_imported', 'msg_check'].map((id) => history.getDelivery(id)?.status)).toEqual(['pending', 'pending']);
     expect(store.pendingEvents.all().map((e) => e.id)).toEqual([first.event_id, second.event_id]);
     await store.settle(); // the clean-up is written in the background
     expect(await onDisk((s, owed) => [owed.length, s.pendingEvents.has('evt_orphan')])).toEqual([2, false]);
