@@ -44,6 +44,8 @@ export interface Endpoint {
   policy: AddressPolicy;
   /** Extra TLS options (a test's CA); certificates are always checked. */
   tls?: ConnectionOptions;
+  /** The latest TLS session the server gave a connection of this origin: the next connection resumes it (as undici does). */
+  session?: Buffer;
 }
 
 /** How long a connection may take to be ready (undici's connect timeout). */
@@ -89,8 +91,10 @@ export class H1Connection {
     const lookup = lookupFor(policy);
     if (to.secure) {
       const servername = isIP(host) === 0 ? host : undefined;
-      this.socket = tlsConnect({ ...to.tls, host, port, servername, lookup, ALPNProtocols: ['http/1.1'] });
+      const session = to.session;
+      this.socket = tlsConnect({ ...to.tls, host, port, servername, lookup, session, ALPNProtocols: ['http/1.1'] });
       this.socket.once('secureConnect', this.onConnect);
+      this.socket.on('session', (ticket: Buffer) => (to.session = ticket));
       this.socket.on('data', (chunk: Buffer) => this.read(chunk, 0, chunk.length));
     } else {
       sharedReadBuffer ??= Buffer.allocUnsafe(64 * 1024);

@@ -5,8 +5,8 @@
 // (100, 102, 103) are skipped; 204 and 304 carry no body. Anything else that breaks
 // HTTP/1.1 (a bare LF, obs-fold, a header name that is not a token, a control character
 // in a value, both content-length and transfer-encoding, conflicting lengths, a 101 the
-// client never asked for, bytes after the response) throws an H1ParseError: the
-// connection is then given up.
+// client never asked for) throws an H1ParseError: the connection is then given up. Bytes
+// after a complete response leave the response as read but the connection unfit to reuse.
 //
 // `execute` is called with slices of a buffer the caller reuses for every read, so body
 // bytes are handed on at once (the handler copies what it keeps) and only an unfinished
@@ -135,7 +135,9 @@ export class ResponseParser {
         if (!this.handler!.onBody(buf, p, end)) this.state = STOPPED;
         return;
       } else if (state === DONE) {
-        fail('bytes after the end of the response');
+        // Nothing was asked for after this response: it stands, the connection does not.
+        this.close = true;
+        return;
       } else if (state === STOPPED) {
         return;
       } else {

@@ -133,6 +133,14 @@ describe('the delivery client', () => {
     expect(r.connections).toBe(2);
   });
 
+  it('keeps an answer followed by stray bytes, and does not reuse that connection', async () => {
+    const r = await raw((socket) => socket.write(`${OK}HTTP/1.1 200 OK\r\n`));
+    const s = newSender();
+    expect((await s.send(r.url, {}, 'a')).response).toMatchObject({ status: 200, body: 'ok' });
+    expect((await s.send(r.url, {}, 'b')).response).toMatchObject({ status: 200, body: 'ok' });
+    expect(r.connections).toBe(2);
+  });
+
   it('honours connection: close from a server that leaves the socket open', async () => {
     const r = await raw((socket) => socket.write('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok'));
     const s = newSender();
@@ -226,9 +234,14 @@ describe('the delivery client over TLS', () => {
       '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'pipe' }); // prettier-ignore
     const [key, cert] = [await readFile(keyFile), await readFile(certFile)];
     const names: (string | false | null)[] = [];
+    const resumed: boolean[] = [];
     const server = createHttpsServer({ key, cert }, (req, res) => {
-      names.push((req.socket as import('node:tls').TLSSocket).servername);
+      const socket = req.socket as import('node:tls').TLSSocket;
+      names.push(socket.servername);
+      resumed.push(socket.isSessionReused());
       req.resume();
+      // The first answer closes its connection: the second request needs a new one, which resumes the session.
+      if (names.length === 1) res.setHeader('connection', 'close');
       req.on('end', () => res.end(`secure ${req.headers.host}`));
     });
     servers.push(server);
@@ -246,5 +259,6 @@ describe('the delivery client over TLS', () => {
     expect(ok).toMatchObject({ error: null, response: { status: 200, body: `secure localhost:${new URL(url).port}` } });
     expect((await trusted.send(url, {}, 'y')).response?.status).toBe(200);
     expect(names).toEqual(['localhost', 'localhost']);
+    expect(resumed).toEqual([false, true]);
   });
 });
