@@ -189,15 +189,13 @@ export class Outbox {
    */
   stored(): OutboxWork[] {
     const { store, history, clock } = this.deps;
-    const unsaved: DeliverySummary[] = [];
-    const owed = (this.owed = owedAtStart(store, history, unsaved));
-    for (const v of unsaved) history.recordDelivery({ ...v, status: 'cancelled', next_attempt_at: null, last_error: NOT_SAVED });
     const now = clock.now();
     const work: OutboxWork[] = [];
-    for (const row of owed.values()) {
-      const logged = history.getDelivery(row.id);
-      work.push({ row, attempts: logged?.attempts ?? 0, dueAt: logged?.next_attempt_at ?? now });
-    }
+    const unsaved: DeliverySummary[] = [];
+    const owed = (this.owed = owedAtStart(store, history, unsaved, (row, logged) =>
+      work.push({ row, attempts: logged?.attempts ?? 0, dueAt: logged?.next_attempt_at ?? now }),
+    ));
+    for (const v of unsaved) history.recordDelivery({ ...v, status: 'cancelled', next_attempt_at: null, last_error: NOT_SAVED });
     const ended = store.pendingDeliveries.filter((row) => !owed.has(row.id));
     for (const row of ended) store.pendingDeliveries.remove(row.id);
     const orphans = store.pendingEvents.filter((e) => !owed.hasEvent(e.id));

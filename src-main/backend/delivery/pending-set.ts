@@ -65,15 +65,25 @@ export class PendingSet {
  * pending whose event is not stored: the change that made them never reached the journal
  * (the process stopped before its commit), so nothing owes them.
  */
-export function owedAtStart(store: Store, history: HistoryLog, unsaved: DeliverySummary[] = []): PendingSet {
+export function owedAtStart(
+  store: Store,
+  history: HistoryLog,
+  unsaved: DeliverySummary[] = [],
+  /** Told of each owed row with its summary (none: an older version's row the log does not know). */
+  onOwed?: (row: PendingRow, logged: DeliverySummary | undefined) => void,
+): PendingSet {
   const owed = new PendingSet();
+  const add = (row: PendingRow, logged: DeliverySummary | undefined) => {
+    owed.add(row);
+    onOwed?.(row, logged);
+  };
   for (const row of store.pendingDeliveries.values()) {
-    const status = history.getDelivery(row.id)?.status;
-    if (status === undefined || status === 'pending') owed.add(row);
+    const logged = history.getDelivery(row.id);
+    if (logged === undefined || logged.status === 'pending') add(row, logged);
   }
   for (const v of history.pendingDeliveries()) {
     if (v.imported || v.origin === 'check' || owed.has(v.id)) continue;
-    if (store.pendingEvents.has(v.event_id)) owed.add(rowOf(v));
+    if (store.pendingEvents.has(v.event_id)) add(rowOf(v), v);
     else unsaved.push(v);
   }
   return owed;
