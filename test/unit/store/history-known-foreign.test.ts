@@ -12,7 +12,9 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { attemptBytes, changeBits } from '../../../src-main/backend/store/history/attempt-bytes.js';
 import { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
-import { KnownForeign } from '../../../src-main/backend/store/history/known-foreign.js';
+import { KnownForeign, type NotedRecords } from '../../../src-main/backend/store/history/known-foreign.js';
+
+const records = (noted: NotedRecords) => Array.from({ length: noted.length }, (_, j) => noted.record(j));
 import { scanLine } from '../../../src-main/backend/store/history/records.js';
 import { newSegment } from '../../../src-main/backend/store/history/segments.js';
 import { decodeSidecar } from '../../../src-main/backend/store/history/sidecar-format.js';
@@ -57,7 +59,7 @@ describe('records of attempt lines noted when appended', () => {
           const known = new KnownForeign();
           const expected: unknown[] = [];
           cases.forEach((c, k) => {
-            const old = delivery({ id: `msg_${k}`, next_attempt_at: 1_700_000_000_000 });
+            const old = delivery({ id: `msg_${k}`, next_attempt_at: 1_700_000_000_000, last_error: k % 2 ? 'an earlier failure' : null });
             const s = idx.addDelivery(k + 1, old, older);
             const a = attempt({
               delivery_id: old.id,
@@ -85,7 +87,7 @@ describe('records of attempt lines noted when appended', () => {
               idx.d.addAttempt(s, second);
             } else expected.push([rec, loc.off, loc.len]);
           });
-          expect(JSON.parse(JSON.stringify(known.take(idx, seg)))).toEqual(JSON.parse(JSON.stringify(expected)));
+          expect(JSON.parse(JSON.stringify(records(known.take(idx, seg))))).toEqual(JSON.parse(JSON.stringify(expected)));
         },
       ),
       { seed: 5, numRuns: 300 },
@@ -106,9 +108,9 @@ describe('records of attempt lines noted when appended', () => {
     idx.d.addAttempt(s, { seg, off: 0, len: 40 });
     idx.updateDelivery(s, d);
     known.changed(s, 1, undefined, -1); // e.g. cancelled: a line of its own
-    expect(known.take(idx, seg)).toEqual([]);
+    expect(records(known.take(idx, seg))).toEqual([]);
     known.changed(s, 2, { seg, off: 41, len: 40 }, 0); // a delivery of the closing segment itself: not foreign
-    expect(known.take(idx, seg)).toEqual([]);
+    expect(records(known.take(idx, seg))).toEqual([]);
   });
 });
 

@@ -11,7 +11,8 @@
 // shape) gives its record from the row: the same record the scan would make, field for
 // field. Any other line is read and parsed as before.
 import { SUMMARY_KEYS } from '../history-types.js';
-import { grown, nextCapacity } from './columns.js';
+import { grown, msIso, nextCapacity } from './columns.js';
+import { STATUSES } from './delivery-row.js';
 import type { DeliveryTable } from './delivery-table.js';
 import type { HistoryIndex } from './index-state.js';
 import type { ScannedRecord } from './records.js';
@@ -51,17 +52,24 @@ export class KnownForeign {
     this.bits[this.n++] = bits;
   }
 
-  /** The records of the noted lines of `seg` (closing now) that its rows still describe, in file order; forgets every note. */
-  take(idx: HistoryIndex, seg: Segment): ForeignRecord[] {
-    const out: ForeignRecord[] = [];
+  /**
+   * The noted lines of `seg` (closing now) that its rows still describe, with what their
+   * records need captured in columns (no object per record: the rotation does not wait on
+   * making ~25,000 of them; foreignRecords makes each as its scan reaches the line).
+   * Forgets every note.
+   */
+  take(idx: HistoryIndex, seg: Segment): NotedRecords {
     const { d, pool } = idx;
+    const keep: number[] = [];
     for (let k = 0; k < this.n; k++) {
       const s = this.slot[k];
-      if (!d.isLive(s) || this.touched.has(s) || !d.isUsual(s) || !pool.isAt(d.attemptTail(s), seg.id, this.off[k])) continue;
-      out.push([recordOf(d, s, this.bits[k]), this.off[k], this.len[k]]);
+      if (d.isLive(s) && !this.touched.has(s) && d.isUsual(s) && pool.isAt(d.attemptTail(s), seg.id, this.off[k])) keep.push(k);
     }
+    const slots = keep.map((k) => this.slot[k]);
+    const noted = new NotedRecords(keep.length, d.ids.rowsOf(slots));
+    for (let j = 0; j < keep.length; j++) noted.capture(j, d, slots[j], this.off[keep[j]], this.len[keep[j]], this.bits[keep[j]]);
     this.clear();
-    return out;
+    return noted;
   }
 
   clear(): void {
@@ -70,16 +78,90 @@ export class KnownForeign {
   }
 }
 
+/** SUMMARY_KEYS indexes whose values NotedRecords keeps as numbers: status, attempts, last attempt, code, duration, next. */
+const NUMERIC = (1 << 7) | (1 << 8) | (1 << 10) | (1 << 11) | (1 << 13) | (1 << 14);
+const ERROR_FIELD = 1 << 12;
+
 /**
- * records.ts scanLine's record of an attempt line written with `bits` for the delivery at
- * `s`, whose row still holds the summary that line made: its patch has every field the
- * line changes (taken from the attempt, "m", or written, "p") with its value now.
+ * The records of noted lines (KnownForeign.take), in file order: their offsets, lengths,
+ * the changed fields' values as the rows held them at the rotation, made into records.ts
+ * scanLine's records on demand (record(j)): the same record the scan makes of the line.
  */
-function recordOf(d: DeliveryTable, s: number, bits: number): ScannedRecord {
-  const deliveryId = d.idOf(s);
-  const fields = (bits & 0xffff) | (bits >>> 16);
-  if (fields === 0) return { kind: 'a', deliveryId };
-  const patch: Record<string, unknown> = {};
-  for (let i = 0; i < SUMMARY_KEYS.length; i++) if (fields & (1 << i)) patch[i] = d.rows.field(s, i);
-  return { kind: 'a', deliveryId, patch };
+export class NotedRecords {
+  readonly off: Float64Array;
+  readonly len: Int32Array;
+  private readonly fields: Int32Array;
+  /** Per record: status index, attempts, last attempt (ms), code, duration, next (NaN: null). */
+  private readonly nums: Float64Array;
+  /** Records with a changed field not among the numbers (an error, an id, a URL…): every changed field's value. */
+  private readonly values = new Map<number, unknown[]>();
+  private readonly idAt: Float64Array;
+
+  constructor(
+    readonly length: number,
+    private readonly ids: { bytes: Buffer; len: Int32Array; wide: [number, string][] },
+  ) {
+    this.off = new Float64Array(length);
+    this.len = new Int32Array(length);
+    this.fields = new Int32Array(length);
+    this.nums = new Float64Array(length * 6);
+    this.idAt = new Float64Array(length);
+    for (let j = 0, at = 0; j < length; j++) {
+      this.idAt[j] = at;
+      if (ids.len[j] > 0) at += ids.len[j];
+    }
+  }
+
+  capture(j: number, d: DeliveryTable, s: number, off: number, len: number, bits: number): void {
+    this.off[j] = off;
+    this.len[j] = len;
+    const fields = (bits & 0xffff) | (bits >>> 16);
+    this.fields[j] = fields;
+    const c = d.c;
+    const at = j * 6;
+    const { nums } = this;
+    nums[at] = c.status[s];
+    nums[at + 1] = c.attempts[s];
+    nums[at + 2] = c.lastAt[s];
+    nums[at + 3] = c.code[s];
+    nums[at + 4] = c.dur[s];
+    nums[at + 5] = c.next[s];
+    if ((fields & ~NUMERIC) === 0 || ((fields & ~NUMERIC) === ERROR_FIELD && c.err[s] < 0)) return;
+    const values: unknown[] = [];
+    for (let i = 0; i < SUMMARY_KEYS.length; i++) if (fields & (1 << i)) values.push(d.rows.field(s, i));
+    this.values.set(j, values);
+  }
+
+  /** The record of noted line `j`, as [record, offset, length]. */
+  record(j: number): ForeignRecord {
+    const n = this.ids.len[j];
+    const deliveryId = n >= 0 ? this.ids.bytes.toString('latin1', this.idAt[j], this.idAt[j] + n) : this.wideId(j);
+    const rec: ScannedRecord = this.fields[j] === 0 ? { kind: 'a', deliveryId } : { kind: 'a', deliveryId, patch: this.patch(j) };
+    return [rec, this.off[j], this.len[j]];
+  }
+
+  private patch(j: number): Record<string, unknown> {
+    const fields = this.fields[j];
+    const patch: Record<string, unknown> = {};
+    const values = this.values.get(j);
+    if (values) {
+      let v = 0;
+      for (let i = 0; i < SUMMARY_KEYS.length; i++) if (fields & (1 << i)) patch[i] = values[v++];
+      return patch;
+    }
+    const at = j * 6;
+    const num = (x: number): number | null => (Number.isNaN(x) ? null : x);
+    if (fields & (1 << 7)) patch[7] = STATUSES[this.nums[at]];
+    if (fields & (1 << 8)) patch[8] = this.nums[at + 1];
+    if (fields & (1 << 10)) patch[10] = msIso(this.nums[at + 2]);
+    if (fields & (1 << 11)) patch[11] = num(this.nums[at + 3]);
+    if (fields & ERROR_FIELD) patch[12] = null;
+    if (fields & (1 << 13)) patch[13] = num(this.nums[at + 4]);
+    if (fields & (1 << 14)) patch[14] = num(this.nums[at + 5]);
+    return patch;
+  }
+
+  private wideId(j: number): string {
+    return this.ids.wide.find(([k]) => k === j)?.[1] as string;
+  }
 }

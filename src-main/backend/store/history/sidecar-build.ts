@@ -18,7 +18,7 @@ import type { LocColumns } from './loc-pool.js';
 import { aboutOtherDelivery, type ScannedRecord } from './records.js';
 import { scanSegment, type Loc, type Segment } from './segments.js';
 import type { SidecarData, SidecarHeader } from './sidecar-format.js';
-import type { ForeignRecord } from './known-foreign.js';
+import type { NotedRecords } from './known-foreign.js';
 
 /** The delivery a record is about, for those that only touch a delivery already known. */
 export function touchedDelivery(rec: ScannedRecord): string | undefined {
@@ -159,13 +159,13 @@ export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: Sideca
  * The records of the segment file at `path` about deliveries other than `own`, in file
  * order, as the start-up scan reads them; undefined if the file is damaged or is not
  * `bytes` long (it never gets a sidecar then). `known`: records of some of those lines
- * already known (known-foreign.ts), in file order: those lines are not parsed.
+ * noted when they were appended (known-foreign.ts), in file order: those lines are not parsed.
  */
 export async function foreignRecords(
   path: string,
   ownIds: string[],
   bytes: number,
-  known: ForeignRecord[] = [],
+  known?: NotedRecords,
 ): Promise<SidecarHeader['foreign'] | undefined> {
   const foreign: SidecarHeader['foreign'] = [];
   const own = new Set(ownIds);
@@ -178,14 +178,14 @@ export async function foreignRecords(
       if (id !== undefined && !own.has(id)) foreign.push([rec, off, len]);
     },
     (buf, start, end, off) => {
-      if (k < known.length && known[k][1] === off) {
-        mismatch ||= known[k][2] !== end - start;
-        foreign.push(known[k++]);
+      if (known && k < known.length && known.off[k] === off) {
+        mismatch ||= known.len[k] !== end - start;
+        foreign.push(known.record(k++));
         return false;
       }
       return aboutOtherDelivery(buf, start, end, own);
     },
   );
-  if (mismatch || k !== known.length) return undefined; // not the lines the log appended: scanned at the next start
+  if (mismatch || k !== (known?.length ?? 0)) return undefined; // not the lines the log appended: scanned at the next start
   return scanned.skipped > 0 || scanned.validLength !== scanned.fileSize || scanned.fileSize !== bytes ? undefined : foreign;
 }

@@ -17,7 +17,7 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery } from './sidecar-build.js';
-import type { ForeignRecord } from './known-foreign.js';
+import type { NotedRecords } from './known-foreign.js';
 import { decodeSidecar, encodeSidecar, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
@@ -52,7 +52,7 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
 }
 
 /** Writes the sidecar snapshotSidecar made of the segment at `segmentPath` when the log moved past it, with the file's foreign records. */
-async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: ForeignRecord[]): Promise<void> {
+async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedRecords): Promise<void> {
   const foreign = await foreignRecords(segmentPath, snap.ids, snap.data.header.segBytes, known);
   if (!foreign) return; // damaged or changed since: scanned at the next start, and reported
   snap.data.header.foreign = foreign;
@@ -204,7 +204,7 @@ export class SidecarQueue {
    * `seg`: nothing of a later segment is recorded yet; `known`: records of its lines the
    * log could tell, foreignRecords), else by scanning the file.
    */
-  add(seg: Segment, idx?: HistoryIndex, known?: ForeignRecord[]): void {
+  add(seg: Segment, idx?: HistoryIndex, known?: NotedRecords): void {
     const { path, id } = seg;
     const snap = idx && snapshotSidecar(idx, seg);
     this.tail = this.tail.then(async () => {
