@@ -47,7 +47,6 @@ const CHUNK_LINE = /^([0-9A-Fa-f]{1,13})[ \t]*(?:;.*)?$/;
 /** Header names seen, as sent -> lower case (valid tokens only), at most MAX_NAMES of them. */
 const NAMES = new Map<string, string>();
 const MAX_NAMES = 512;
-
 const fail = (why: string): never => {
   throw new H1ParseError(`invalid HTTP response: ${why}`);
 };
@@ -61,6 +60,9 @@ function trimOws(s: string): string {
   return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
+// Without a prototype, a header called `constructor` or `toString` is just a header (`__proto__` is dropped below).
+const noHeaders = (): Record<string, string> => Object.create(null) as Record<string, string>;
+
 export class ResponseParser {
   private state = STATUS;
   private partial = '';
@@ -68,7 +70,7 @@ export class ResponseParser {
   private headBytes = 0;
   private status = 0;
   private http11 = true;
-  private headers: Record<string, string> = {};
+  private headers = noHeaders();
   private length = -1;
   private chunked = false;
   private otherCoding = false;
@@ -288,7 +290,7 @@ export class ResponseParser {
     this.partial = '';
     this.lineBytes = 0;
     this.headBytes = 0;
-    this.headers = {};
+    this.headers = noHeaders();
     this.length = -1;
     this.chunked = false;
     this.otherCoding = false;

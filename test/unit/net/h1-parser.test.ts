@@ -71,6 +71,19 @@ describe('the delivery client response parser', () => {
     });
   });
 
+  it("keeps headers named like Object's own properties as sent, and drops __proto__", () => {
+    const raw = 'HTTP/1.1 200 OK\r\nConstructor: x\r\ntoString: y\r\nhasOwnProperty: z\r\n__proto__: p\r\ncontent-length: 0\r\n\r\n';
+    for (const got of everySplit(raw)) {
+      expect({ ...got.headers }).toEqual({ constructor: 'x', tostring: 'y', hasownproperty: 'z', 'content-length': '0' });
+      expect(JSON.parse(JSON.stringify(got.headers))).toEqual({
+        constructor: 'x',
+        tostring: 'y',
+        hasownproperty: 'z',
+        'content-length': '0',
+      });
+    }
+  });
+
   it('reads a chunked body with extensions and trailers, split at every byte', () => {
     const raw = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n';
     expectSame(raw, { status: 200, body: 'hello, world', done: true, keepAlive: true, error: undefined });
