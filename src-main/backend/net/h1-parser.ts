@@ -60,9 +60,6 @@ function trimOws(s: string): string {
   return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
-// Without a prototype, a header called `constructor` or `toString` is just a header (`__proto__` is dropped below).
-const noHeaders = (): Record<string, string> => Object.create(null) as Record<string, string>;
-
 export class ResponseParser {
   private state = STATUS;
   private partial = '';
@@ -70,7 +67,7 @@ export class ResponseParser {
   private headBytes = 0;
   private status = 0;
   private http11 = true;
-  private headers = noHeaders();
+  private headers: Record<string, string> = {};
   private length = -1;
   private chunked = false;
   private otherCoding = false;
@@ -231,7 +228,8 @@ export class ResponseParser {
     else if (key === 'connection') this.connection(value);
     else if (key === 'keep-alive') this.keepAliveHint(value);
     else if (key === '__proto__') return;
-    const had = this.headers[key];
+    // A plain object (the history's compact attempt encoding needs one): `constructor` or `toString` is read as its own.
+    const had = Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
     this.headers[key] = had === undefined ? value : `${had}, ${value}`;
   }
 
@@ -290,7 +288,7 @@ export class ResponseParser {
     this.partial = '';
     this.lineBytes = 0;
     this.headBytes = 0;
-    this.headers = noHeaders();
+    this.headers = {};
     this.length = -1;
     this.chunked = false;
     this.otherCoding = false;

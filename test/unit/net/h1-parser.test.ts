@@ -3,6 +3,7 @@
 // does, and the result must be the same.
 import { describe, expect, it } from 'vitest';
 import { H1ParseError, MAX_HEAD_BYTES, ResponseParser } from '../../../src-main/backend/net/h1-parser.js';
+import { isStringRecord } from '../../../src-main/backend/store/history/headers-codec.js';
 
 interface Parsed {
   status: number;
@@ -69,6 +70,8 @@ describe('the delivery client response parser', () => {
       keepAlive: true,
       error: undefined,
     });
+    // Headers come as a plain record of strings: only then does the history log store the attempt compactly.
+    expect(isStringRecord(parse([raw]).headers)).toBe(true);
   });
 
   it("keeps headers named like Object's own properties as sent, and drops __proto__", () => {
