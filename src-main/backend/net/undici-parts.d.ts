@@ -1,11 +1,5 @@
 // Types for the files of undici that net/undici.ts loads one by one: each is the part of
 // undici's own public API (its types) that the file exports.
-declare module 'undici/lib/dispatcher/pool.js' {
-  import type { Pool } from 'undici';
-  const PoolClass: typeof Pool;
-  export default PoolClass;
-}
-
 declare module 'undici/lib/dispatcher/agent.js' {
   import type { Agent } from 'undici';
   const AgentClass: typeof Agent;

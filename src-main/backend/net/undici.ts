@@ -9,7 +9,6 @@
 // The types are undici's own (undici-parts.d.ts); behaviour is undici's, `request` below
 // being undici's `request()` for a URL (its index builds it the same way).
 import { createRequire } from 'node:module';
-import type PoolClass from 'undici/lib/dispatcher/pool.js';
 import type AgentClass from 'undici/lib/dispatcher/agent.js';
 import type build from 'undici/lib/core/connect.js';
 import type apiRequest from 'undici/lib/api/api-request.js';
@@ -19,14 +18,7 @@ import type { Dispatcher } from 'undici';
 // undici is CommonJS: require() loads a file synchronously, where it is first needed.
 const load = createRequire(import.meta.url);
 
-export type Pool = InstanceType<typeof PoolClass>;
 export type Agent = InstanceType<typeof AgentClass>;
-
-/** undici's `new Pool(origin, options)`. */
-export function newPool(...args: ConstructorParameters<typeof PoolClass>): Pool {
-  const Ctor = load('undici/lib/dispatcher/pool.js') as typeof PoolClass;
-  return new Ctor(...args);
-}
 
 /** undici's `new Agent(options)`. */
 export function newAgent(...args: ConstructorParameters<typeof AgentClass>): Agent {
