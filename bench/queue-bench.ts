@@ -17,16 +17,15 @@
 //   npx rolldown bench/queue-bench.ts --platform node --format esm --external @ngrok/ngrok --dir out/queue-bench
 //   node --expose-gc out/queue-bench/queue-bench.js [events=400] [rounds=3] [--alloc]
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBackend } from '../src-main/backend/index.js';
 import { loadConfig } from '../src-main/backend/config.js';
 import { systemClock } from '../src-main/backend/clock.js';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Session } from 'node:inspector/promises';
 import { benchSubscriptions, documentData } from './bench-fixtures.js';
+import { cpu, startReceiver } from './proc-probes.js';
 
 const SUBS = 50;
 const events = Number(process.argv[2] ?? 400);
@@ -35,31 +34,6 @@ const sampleAllocations = process.argv.includes('--alloc');
 const exposed = (globalThis as { gc?: () => void }).gc;
 if (!exposed) throw new Error('run with node --expose-gc');
 const gc: () => void = exposed;
-
-/** CPU seconds of this process: all threads, and the main thread alone. */
-function cpu(): { all: number; main: number } {
-  const read = (path: string) => {
-    const f = readFileSync(path, 'utf8');
-    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
-  return { all: read(`/proc/${process.pid}/stat`), main: read(`/proc/${process.pid}/task/${process.pid}/stat`) };
-}
-
-/** bench/receiver.mjs in its own process; resolves with it and its URL once it prints its ready line. */
-async function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(process.cwd(), 'bench/receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let buf = '';
-  for await (const chunk of child.stdout!) {
-    buf += String(chunk);
-    const line = buf.split('\n').find((l) => l.includes('"ready"'));
-    if (line) {
-      child.stdout!.resume();
-      return { child, url: (JSON.parse(line) as { url: string }).url };
-    }
-  }
-  throw new Error('the receiver exited before it was ready');
-}
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };

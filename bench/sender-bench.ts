@@ -6,39 +6,14 @@
 // Run from the repository's root:
 //   npx rolldown bench/sender-bench.ts --platform node --format esm --dir out/sender-bench
 //   node out/sender-bench/sender-bench.js [requests=50000] [rounds=5]
-// To compare another build of HttpSender, copy this file into that tree and build it there.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+// To compare another build of HttpSender, copy this file and bench/proc-probes.ts into that tree and build it there.
 import { HttpSender } from '../src-main/backend/delivery/http-sender.js';
+import { cpu, startReceiver } from './proc-probes.js';
 import { webhookHeaders, signingKey } from '../src-main/backend/delivery/signing.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const rounds = Number(process.argv[3] ?? 5);
 const IN_FLIGHT = 64;
-
-function cpu(): { all: number; main: number } {
-  const read = (path: string) => {
-    const f = readFileSync(path, 'utf8');
-    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
-  return { all: read(`/proc/${process.pid}/stat`), main: read(`/proc/${process.pid}/task/${process.pid}/stat`) };
-}
-
-async function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(process.cwd(), 'bench/receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let buf = '';
-  for await (const chunk of child.stdout!) {
-    buf += String(chunk);
-    const line = buf.split('\n').find((l) => l.includes('"ready"'));
-    if (line) {
-      child.stdout!.resume();
-      return { child, url: (JSON.parse(line) as { url: string }).url };
-    }
-  }
-  throw new Error('the receiver exited before it was ready');
-}
 
 const body = Buffer.from(
   JSON.stringify({
