@@ -78,6 +78,20 @@ export function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {
  * with `defaults` then `opts` (then `over`, per open); every log is closed and every
  * folder removed after each test.
  */
+/** The summary the engine makes of `old` after attempt `a` (as delivery/attempt-log.ts logAttempt does). */
+export function summaryAfter(old: DeliverySummary, a: AttemptRecord): DeliverySummary {
+  return {
+    ...old,
+    status: a.succeeded ? 'succeeded' : a.next_attempt_at === null ? 'failed' : 'pending',
+    attempts: a.attempt,
+    last_attempt_at: a.started_at,
+    last_status_code: a.response ? a.response.status : null,
+    last_error: a.error,
+    last_duration_ms: a.duration_ms,
+    next_attempt_at: a.next_attempt_at,
+  };
+}
+
 export function historyLogs(defaults: Omit<HistoryLogOptions, 'dir'>) {
   const cleanups: (() => Promise<void>)[] = [];
   const logs: HistoryLog[] = [];

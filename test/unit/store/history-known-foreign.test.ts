@@ -18,22 +18,8 @@ const records = (noted: NotedRecords) => Array.from({ length: noted.length }, (_
 import { scanLine } from '../../../src-main/backend/store/history/records.js';
 import { newSegment } from '../../../src-main/backend/store/history/segments.js';
 import { decodeSidecar } from '../../../src-main/backend/store/history/sidecar-format.js';
-import type { AttemptRecord, DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
-
-/** The summary the engine makes of `old` after attempt `a`. */
-function after(old: DeliverySummary, a: AttemptRecord): DeliverySummary {
-  return {
-    ...old,
-    status: a.succeeded ? 'succeeded' : a.next_attempt_at === null ? 'failed' : 'pending',
-    attempts: a.attempt,
-    last_attempt_at: a.started_at,
-    last_status_code: a.response ? a.response.status : null,
-    last_error: a.error,
-    last_duration_ms: a.duration_ms,
-    next_attempt_at: a.next_attempt_at,
-  };
-}
+import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
+import { attempt, delivery, event, historyLogs, summaryAfter } from './history-fixtures.js';
 
 describe('records of attempt lines noted when appended', () => {
   it('are the scan`s record of each line, and lines changed again since are left to the scan (property)', () => {
@@ -69,7 +55,7 @@ describe('records of attempt lines noted when appended', () => {
               response: c.status === null ? null : { status: c.status, headers: {}, body: '', truncated: false },
               next_attempt_at: c.ok ? null : 1_700_000_060_000,
             });
-            const d = after(old, a) as unknown as Record<string, unknown>;
+            const d = summaryAfter(old, a) as unknown as Record<string, unknown>;
             if (c.change) d[KEYS[c.change[0]]] = c.change[1];
             const bits = changeBits(a, old, d as unknown as DeliverySummary);
             expect(idx.d.rows.changeBits(s, a, d as unknown as DeliverySummary)).toBe(bits);
@@ -103,7 +89,7 @@ describe('records of attempt lines noted when appended', () => {
     const old = delivery();
     const s = idx.addDelivery(1, old, older);
     const a = attempt();
-    const d = after(old, a);
+    const d = summaryAfter(old, a);
     known.changed(s, 1, { seg, off: 0, len: 40 }, idx.d.rows.changeBits(s, a, d)!);
     idx.d.addAttempt(s, { seg, off: 0, len: 40 });
     idx.updateDelivery(s, d);
@@ -142,14 +128,14 @@ async function fillAttempted(log: HistoryLog, n: number) {
     const old = summaries.get(id)!;
     const ok = j % 5 !== 0;
     const a = attemptOf(id, 1, ok);
-    let d = after(old, a);
+    let d = summaryAfter(old, a);
     if (j % 9 === 4) d = { ...d, url: 'http://127.0.0.1:9/moved' };
     if (j % 13 === 7) d = { ...d, last_tunnel_offline: true };
     log.recordAttempted(a, d);
     summaries.set(id, d);
     if (j % 7 === 2) {
       const b = attemptOf(id, 2, true); // a second attempt right after (same segment, usually)
-      const e = after(d, b);
+      const e = summaryAfter(d, b);
       log.recordAttempted(b, e);
       summaries.set(id, e);
     } else if (j % 8 === 3) {

@@ -12,23 +12,14 @@ import { IdInterner } from '../../../src-main/backend/store/history/id-interner.
 import { Interner } from '../../../src-main/backend/store/history/interner.js';
 import { LocPool } from '../../../src-main/backend/store/history/loc-pool.js';
 import type { AttemptRecord, DeliverySummary } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery } from './history-fixtures.js';
+import { attempt, delivery, summaryAfter } from './history-fixtures.js';
 
 const table = () => new DeliveryTable(new Interner(), new IdInterner(), new LocPool());
 const KEYS = Object.keys(delivery());
 
 /** The summary an attempt makes of `old` (as the engine's logAttempt does), then `changes` applied. */
 function after(old: DeliverySummary, a: AttemptRecord, changes: [number, unknown][], extra?: object): DeliverySummary {
-  const d: Record<string, unknown> = {
-    ...old,
-    status: a.succeeded ? 'succeeded' : a.next_attempt_at === null ? 'failed' : 'pending',
-    attempts: a.attempt,
-    last_attempt_at: a.started_at,
-    last_status_code: a.response ? a.response.status : null,
-    last_error: a.error,
-    last_duration_ms: a.duration_ms,
-    next_attempt_at: a.next_attempt_at,
-  };
+  const d: Record<string, unknown> = { ...summaryAfter(old, a) };
   for (const [i, v] of changes) d[KEYS[i]] = v;
   return Object.assign(d, extra) as unknown as DeliverySummary;
 }
