@@ -41,7 +41,7 @@ import {
 } from './compact.js';
 import { jsonValue } from './json-text.js';
 import { changeBits, lineBuffer, writeAttempt, type LineChange } from './attempt-bytes.js';
-import { writeSummary } from './summary-bytes.js';
+import { writeBaseOpening } from './summary-bytes.js';
 
 export type { BodyRef } from './compact.js';
 
@@ -54,10 +54,7 @@ export function eventLine(seq: number, event: EventSummary, body: string, field 
 /** A delivery's base record with every attempt so far (retention's carried copy). A base record alone: summary-bytes.ts deliveryBaseBytes. */
 export function carriedDeliveryLine(seq: number, d: DeliverySummary, attempts: AttemptRecord[]): string {
   const out = lineBuffer();
-  out.ascii('{"t":"d","s":');
-  out.num(seq);
-  out.ascii(',"c":1,"w":');
-  writeSummary(out, d);
+  writeBaseOpening(out, seq, d);
   out.ascii(',"a":[');
   attempts.forEach((a, i) => {
     if (i > 0) out.byte(0x2c);

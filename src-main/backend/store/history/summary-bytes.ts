@@ -54,10 +54,15 @@ function writeValues(out: LineBytes, d: DeliverySummary): boolean {
  */
 export function deliveryBaseBytes(seq: number, d: DeliverySummary): LineBytes {
   const out = lineBuffer();
+  writeBaseOpening(out, seq, d);
+  out.ascii('}\n');
+  return out;
+}
+
+/** `{"t":"d","s":<seq>,"c":1,"w":<summary>`: a base record up to its end or its attempts (records.ts carriedDeliveryLine). */
+export function writeBaseOpening(out: LineBytes, seq: number, d: DeliverySummary): void {
   out.ascii('{"t":"d","s":');
   out.num(seq);
   out.ascii(',"c":1,"w":');
   writeSummary(out, d);
-  out.ascii('}\n');
-  return out;
 }
