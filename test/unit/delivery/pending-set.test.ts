@@ -43,7 +43,8 @@ describe('PendingSet', () => {
   });
 
   it('agrees with a map of rows by id over any sequence of adds and removals', () => {
-    type Op = { kind: 'fanout'; event: number; n: number } | { kind: 'add'; event: number } | { kind: 'remove'; pick: number; copy: boolean };
+    type Op =
+      { kind: 'fanout'; event: number; n: number } | { kind: 'add'; event: number } | { kind: 'remove'; pick: number; copy: boolean };
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({ kind: fc.constant('fanout' as const), event: fc.nat(5), n: fc.integer({ min: 1, max: 8 }) }),
       fc.record({ kind: fc.constant('add' as const), event: fc.nat(5) }),
