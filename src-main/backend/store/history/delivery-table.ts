@@ -28,6 +28,7 @@ import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
 import { IdTable, type IdBytes } from './id-table.js';
 import { RowCompare } from './row-compare.js';
+import { copyRun, mapColumn } from './row-runs.js';
 
 export class DeliveryTable {
   readonly ids = new IdTable();
@@ -90,6 +91,38 @@ export class DeliveryTable {
       this.c.shape[s] =
         -1;
     this.write(s, v);
+    return s;
+  }
+
+  /**
+   * insert() of a summary whose values are slot `from`'s but for its id, subscription and
+   * url (one event's fan-out: the caller vouches for that, history/summary-bytes.ts
+   * FanoutLines.like): the other columns copied, their references counted once more.
+   */
+  insertLike(seq: number, v: DeliverySummary, segId: number, from: number): number {
+    if (!this.isUsual(from)) return this.insert(seq, v, segId);
+    const s = this.alloc();
+    const { c, strs } = this;
+    this.ids.set(v.id, s);
+    c.seq[s] = seq;
+    c.baseSeg[s] = segId;
+    c.aHead[s] = -1;
+    c.shape[s] = -1;
+    c.status[s] = c.status[from];
+    c.flags[s] = c.flags[from];
+    c.attempts[s] = c.attempts[from];
+    c.created[s] = c.created[from];
+    c.lastAt[s] = c.lastAt[from];
+    c.code[s] = c.code[from];
+    c.dur[s] = c.dur[from];
+    c.next[s] = c.next[from];
+    this.eventIds.retain((c.evt[s] = c.evt[from]));
+    strs.retain((c.company[s] = c.company[from]));
+    strs.retain((c.type[s] = c.type[from]));
+    if ((c.doc[s] = c.doc[from]) >= 0) strs.retain(c.doc[s]);
+    if ((c.err[s] = c.err[from]) >= 0) strs.retain(c.err[s]);
+    c.sub[s] = strs.add(v.subscription_id);
+    c.url[s] = strs.add(v.url);
     return s;
   }
 
@@ -181,42 +214,12 @@ export class DeliveryTable {
       else for (let j = 0; j < ks.length; j++) c[name][slots[j]] = src[name][ks[j]];
     }
     const strUses = new Int32Array(strMap.length);
-    for (const name of STRING_COLUMNS) this.mapColumn(src[name], c[name], ks, slots, strMap, strUses, runs);
+    for (const name of STRING_COLUMNS) mapColumn(src[name], c[name], ks, slots, strMap, strUses, runs);
     strUses.forEach((n, l) => n > 0 && this.strs.retain(strMap[l], n));
     const evtUses = new Int32Array(evtMap.length);
-    this.mapColumn(src.evt, c.evt, ks, slots, evtMap, evtUses, runs);
+    mapColumn(src.evt, c.evt, ks, slots, evtMap, evtUses, runs);
     evtUses.forEach((n, l) => n > 0 && this.eventIds.retain(evtMap[l], n));
     return slots;
-  }
-
-  private mapColumn(
-    from: Int32Array,
-    to: Int32Array,
-    ks: number[],
-    slots: number[],
-    map: Int32Array,
-    uses: Int32Array,
-    runs: boolean,
-  ): void {
-    if (!runs) {
-      for (let j = 0; j < ks.length; j++) {
-        const l = from[ks[j]];
-        if (l >= 0) uses[l]++;
-        to[slots[j]] = l < 0 ? -1 : map[l];
-      }
-      return;
-    }
-    // A run is mapped into a small plain array (reused: no big block is allocated and
-    // freed, docs/storage.md), a piece at a time, each piece copied in one go.
-    for (let j0 = 0; j0 < ks.length; j0 += SCRATCH.length) {
-      const m = Math.min(SCRATCH.length, ks.length - j0);
-      for (let j = 0; j < m; j++) {
-        const l = from[ks[j0 + j]];
-        if (l >= 0) uses[l]++;
-        SCRATCH[j] = l < 0 ? -1 : map[l];
-      }
-      to.set(SCRATCH.subarray(0, m), slots[j0]);
-    }
   }
 
   /** Creation time (epoch ms) of a compact slot. */
@@ -290,11 +293,4 @@ export class DeliveryTable {
     const c = this.c as Record<string, Column>;
     for (const k of Object.keys(c)) c[k] = grown(c[k], cap);
   }
-}
-
-/** mapColumn's piece: 64 KiB, under the size from which the C allocator maps blocks of their own. */
-const SCRATCH = new Int32Array(16 * 1024);
-
-function copyRun(from: Column, to: Column, k0: number, s0: number, n: number): void {
-  (to as Float64Array).set((from as Float64Array).subarray(k0, k0 + n), s0);
 }
