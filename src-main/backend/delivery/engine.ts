@@ -198,7 +198,7 @@ class Engine implements DeliveryEngine, OutboxListener {
     const row = job.row;
     const attempt = job.attempts + 1;
     // Cancelled: told so, or its row left the store while it was in flight (the cancellation is on its way).
-    const cancelled = job.cancelled || (!job.detached && (!this.sched.owns(job) || !outbox.has(row.id)));
+    const cancelled = job.cancelled || (!job.detached && (!this.sched.owns(job) || !outbox.has(row)));
     const disabled = this.deps.store.subscriptions.get(row.subscription_id)?.status === 'disabled';
     const o = classify(attempt, sent.result, config.retrySchedule, { cancelled, again: job.again, disabled }, this.clock.now());
     job.again = false;
