@@ -5,15 +5,17 @@
 // thread alone), allocation rate, and the process's RSS at the end.
 // Run from the repository's root:
 //   npx rolldown bench/sender-bench.ts --platform node --format esm --dir out/sender-bench
-//   node out/sender-bench/sender-bench.js [requests=50000] [rounds=5]
+//   node out/sender-bench/sender-bench.js [requests=50000] [rounds=5] [start]
+// `start`: through HttpSender.start (a listener, as the engine sends) instead of send's promise.
 // To compare another build of HttpSender, copy this file and bench/proc-probes.ts into that tree and build it there.
-import { HttpSender } from '../src-main/backend/delivery/http-sender.js';
+import { HttpSender, type SendResult } from '../src-main/backend/delivery/http-sender.js';
 import { cpu, startReceiver } from './proc-probes.js';
 import { webhookHeaders, signingKey } from '../src-main/backend/delivery/signing.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const rounds = Number(process.argv[3] ?? 5);
 const IN_FLIGHT = 64;
+const viaStart = process.argv[4] === 'start';
 
 const body = Buffer.from(
   JSON.stringify({
@@ -35,12 +37,14 @@ async function round(sender: HttpSender, url: string): Promise<{ all: number; ma
         const i = started++;
         running++;
         const headers = webhookHeaders({ secret: key, msgId: `msg_${i}`, timestamp: Math.floor(Date.now() / 1000), body });
-        void sender.send(url, headers, body).then((r) => {
+        const ended = (r: SendResult): void => {
           if (r.response?.status === 200) ok++;
           running--;
           if (started < N) next();
           else if (running === 0) resolve();
-        });
+        };
+        if (viaStart) sender.start(url, headers, body, false, ended, null);
+        else void sender.send(url, headers, body).then(ended);
       }
     };
     next();

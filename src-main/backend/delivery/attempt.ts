@@ -12,13 +12,15 @@ import { NO_FAULTS, type FaultPlan } from './faults.js';
 import { ReorderWindow } from './reorder-window.js';
 import type { Redirector } from './redirector.js';
 import { decideAfterAttempt } from './retry-policy.js';
-import type { SendResult } from './http-sender.js';
+import type { SendListener, SendResult } from './http-sender.js';
 import { BodyBytes } from './body-bytes.js';
 import type { AttemptRule, DeliveryStatus } from '@shared/api-types.js';
 
 /** What sends a request (HttpSender). Never rejects. */
 export interface Sender {
   send(url: string, headers: Record<string, string>, body: Buffer, slow?: boolean): Promise<SendResult>;
+  /** send() told to `listener(result, ctx)` in a later microtask instead of a promise. */
+  start<C>(url: string, headers: Record<string, string>, body: Buffer, slow: boolean, listener: SendListener<C>, ctx: C): void;
 }
 
 /** One attempt as it was made. */
@@ -34,6 +36,30 @@ export interface SentAttempt {
   /** The deliberate faults it carried. */
   faults: FaultPlan['names'];
 }
+
+/** Told an attempt that Attempts.start started, once it ended, with the caller's context. */
+export type SentListener<C> = (sent: SentAttempt, ctx: C) => void;
+
+/** An attempt under way from Attempts.start: the SentAttempt it becomes, its caller's context and listener. */
+class Flight implements SentAttempt {
+  result: SendResult = NO_RESULT;
+  constructor(
+    readonly startedAt: number,
+    readonly headers: Record<string, string>,
+    readonly body: string,
+    readonly url: string,
+    readonly faults: FaultPlan['names'],
+    readonly ctx: unknown,
+    readonly listener: SentListener<unknown>,
+  ) {}
+}
+
+const NO_RESULT: SendResult = { durationMs: 0, response: null, error: 'not ended yet' };
+
+const landed: SendListener<Flight> = (result, flight) => {
+  flight.result = result;
+  flight.listener(flight, flight.ctx);
+};
 
 export const BODY_GONE = 'The event body is no longer stored; nothing was sent.';
 
@@ -81,6 +107,30 @@ export class Attempts {
     } finally {
       done?.();
     }
+  }
+
+  /**
+   * send() for an attempt that needs no waiting (no delay, reorder window or duplicate
+   * in `plan`): started now, `listener(sent, ctx)` told once it ended (never from inside
+   * this call), no promise made. False, with nothing started, for one that needs send().
+   */
+  start<C>(
+    row: DeepReadonly<PendingDelivery>,
+    sub: DeepReadonly<SubscriptionRecord>,
+    body: string,
+    slow: boolean,
+    plan: FaultPlan,
+    listener: SentListener<C>,
+    ctx: C,
+  ): boolean {
+    if (plan.delayMs > 0 || plan.reorderWindowMs > 0 || plan.duplicate) return false;
+    const startedAt = this.clock.now();
+    const bytes = this.bodies.get(row.event_id, body);
+    const headers = this.headersFor(row, sub, bytes, startedAt, plan);
+    const url = plan.redirectStatus && this.redirector ? this.redirector.urlFor(sub.url, plan.redirectStatus) : sub.url;
+    const flight = new Flight(startedAt, headers, body, url, plan.names, ctx, listener as SentListener<unknown>);
+    this.sender.start(url, headers, bytes, slow, landed, flight);
+    return true;
   }
 
   private headersFor(

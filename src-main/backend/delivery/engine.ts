@@ -7,45 +7,21 @@
 // for, so a crash before it only causes a redelivery, which receivers deduplicate on webhook-id.
 // Guards against one slow subscriber starving the others (per-subscription limit, see
 // queues.ts) and against a subscriber stalling shutdown (bounded stop).
-import type { BackendConfig } from '../config.js';
-import type { ChangeBus } from '../bus.js';
 import { systemClock, type Clock } from '../clock.js';
-import type { Store } from '../store/store.js';
 import type { DeepReadonly } from '../store/table.js';
 import type { PendingDelivery } from '../store/schema.js';
-import type { DeliveryEngine } from './engine-types.js';
+import type { DeliveryEngine, DeliveryEngineDeps, Flying, Sub } from './engine-types.js';
 import { HttpSender } from './http-sender.js';
 import { Scheduler, type Job } from './scheduler.js';
 import { SlowEndpoints } from './slow-endpoints.js';
 import { Attempts, BODY_GONE, classify, type SentAttempt } from './attempt.js';
 import { isSuccessStatus } from './retry-policy.js';
 import { FlushPolicy } from './flush-policy.js';
-import { NO_FAULTS, type FaultRegistry } from './faults.js';
-import type { Redirector } from './redirector.js';
-import type { Outbox, OutboxListener, OutboxWork } from './outbox.js';
+import { NO_FAULTS, type FaultPlan } from './faults.js';
+import type { OutboxListener, OutboxWork } from './outbox.js';
 import type { DeliveryStatus } from '@shared/api-types.js';
 
-export interface DeliveryEngineDeps {
-  store: Store;
-  outbox: Outbox;
-  bus: ChangeBus;
-  config: BackendConfig;
-  /** The service's clock (the system clock by default). */
-  clock?: Clock;
-  /** Deliberate faults per subscription (test helpers); none when absent. */
-  faults?: FaultRegistry;
-  /** Where the redirect fault sends an attempt first. */
-  redirector?: Redirector;
-  /** Endpoint health (domain/subscription-health.ts): told of every ended attempt; may disable the subscription. */
-  health?: EndpointHealth;
-  /** Whether a URL is one of the receiver's tunnel URLs (current or past) and the tunnel is not online now. */
-  tunnelOffline?: (url: string) => boolean;
-}
-
-export interface EndpointHealth {
-  /** `gone`: the endpoint answered 410 (disable at once). */
-  attempted(subscriptionId: string, outcome: { succeeded: boolean; gone: boolean; at: number }): void;
-}
+export type { DeliveryEngineDeps, EndpointHealth } from './engine-types.js';
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   return new Engine(deps, deps.clock ?? systemClock);
@@ -149,32 +125,71 @@ class Engine implements DeliveryEngine, OutboxListener {
     }
   }
 
-  private async run(job: Job): Promise<void> {
+  /** Starts `job`'s attempt: at once when it needs no waiting (the usual case: no promise made), else through runLater. */
+  private run(job: Job): void {
     const { store, outbox } = this.deps;
+    let later = false;
     try {
       const sub = store.subscriptions.get(job.row.subscription_id);
       // Deleted (or disabled), and the outbox's cancellation has not reached us yet.
       if (!sub) return this.cancel(job);
       if (sub.status === 'disabled') return this.cancel(job, 'skipped');
-      let body = outbox.event(job.row.event_id)?.body;
-      if (body === undefined) body = await outbox.loggedBody(job.row.event_id);
+      const body = outbox.event(job.row.event_id)?.body;
+      later = true;
+      if (body === undefined) return void this.runLater(job, sub);
       const plan = this.deps.faults?.plan(sub.public_id, job.attempts + 1) ?? NO_FAULTS;
       // The tunnel's state as the attempt started and as it ended: down at either, a failure is the tunnel's.
-      const offline = this.deps.tunnelOffline?.(sub.url) === true;
-      const sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id), plan);
+      const ctx: Flying = { job, sub, offline: this.deps.tunnelOffline?.(sub.url) === true };
+      if (!this.attempts.start(job.row, sub, body, this.slow.isSlow(sub.public_id), plan, this.landed, ctx))
+        void this.runLater(job, sub, body, plan, ctx.offline);
+    } catch (err) {
+      later = false;
+      this.failed(job, err);
+    } finally {
+      if (!later) this.after(job);
+    }
+  }
+
+  /** run() for an attempt that waits first: for its body read back from the history, or a fault's delay, reorder window or duplicate. */
+  private async runLater(job: Job, sub: Sub, body?: string, plan?: FaultPlan, offline?: boolean): Promise<void> {
+    let sent: SentAttempt;
+    try {
+      body ??= await this.deps.outbox.loggedBody(job.row.event_id);
+      plan ??= this.deps.faults?.plan(sub.public_id, job.attempts + 1) ?? NO_FAULTS;
+      offline ??= this.deps.tunnelOffline?.(sub.url) === true;
+      sent = await this.attempts.send(job.row, sub, body, this.slow.isSlow(sub.public_id), plan);
+    } catch (err) {
+      this.failed(job, err);
+      return this.after(job);
+    }
+    this.landed(sent, { job, sub, offline });
+  }
+
+  /** An attempt ended: its outcome recorded, then the next ones started. */
+  private readonly landed = (sent: SentAttempt, { job, sub, offline }: Flying): void => {
+    try {
       this.slow.note(sub.public_id, sent.result.timedOut === true);
       // Only a failure is marked, so a success never asks again.
       const down = !answeredOk(sent) && (offline || this.deps.tunnelOffline?.(sub.url) === true);
       this.complete(job, sent, down);
     } catch (err) {
-      // A defect (the sender never throws); the row stays stored, so a restart retries it.
-      console.error('[delivery] attempt failed unexpectedly:', err);
-      this.sched.drop(job);
+      this.failed(job, err);
     } finally {
-      this.sched.finished(job);
-      if (this.sched.active === 0 && this.idleWaiters.length > 0) for (const w of this.idleWaiters.splice(0)) w();
-      this.pump();
+      this.after(job);
     }
+  };
+
+  private failed(job: Job, err: unknown): void {
+    // A defect (the sender never throws); the delivery stays owed, so a restart retries it.
+    console.error('[delivery] attempt failed unexpectedly:', err);
+    this.sched.drop(job);
+  }
+
+  /** `job`'s turn is over (its attempt ended, or it never started): its slot is free for the next. */
+  private after(job: Job): void {
+    this.sched.finished(job);
+    if (this.sched.active === 0 && this.idleWaiters.length > 0) for (const w of this.idleWaiters.splice(0)) w();
+    this.pump();
   }
 
   /** Records an ended attempt and settles its delivery; `tunnelOffline`: it failed while the tunnel it went through was down. */
@@ -183,7 +198,7 @@ class Engine implements DeliveryEngine, OutboxListener {
     const row = job.row;
     const attempt = job.attempts + 1;
     // Cancelled: told so, or its row left the store while it was in flight (the cancellation is on its way).
-    const cancelled = job.cancelled || (!job.detached && (!this.sched.owns(job) || !outbox.has(row.id)));
+    const cancelled = job.cancelled || (!job.detached && (!this.sched.owns(job) || !outbox.has(row)));
     const disabled = this.deps.store.subscriptions.get(row.subscription_id)?.status === 'disabled';
     const o = classify(attempt, sent.result, config.retrySchedule, { cancelled, again: job.again, disabled }, this.clock.now());
     job.again = false;

@@ -8,22 +8,14 @@
 // connection goes through the address policy (net/h1-connection.ts, SSRF).
 import { Fifo } from './queues.js';
 import { systemClock, type Timer } from '../clock.js';
-import { H1Client, type Exchange, type H1Pool } from '../net/h1-client.js';
-import type { H1Connection } from '../net/h1-connection.js';
+import { H1Client, type H1Pool } from '../net/h1-client.js';
+import { Attempt, type SendListener, type SendResult } from './send-attempt.js';
 import { requestBytes, requestHead } from '../net/h1-request.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import type { ConnectionOptions } from 'node:tls';
 
 export const MAX_RESPONSE_BYTES = 4 * 1024;
-
-export interface SendResult {
-  durationMs: number;
-  response: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
-  /** The network error or timeout, for a person to read; null when a response came. */
-  error: string | null;
-  /** Set when the deadline ended the attempt (the endpoint kept the connection without a complete answer). */
-  timedOut?: true;
-}
+export type { SendListener, SendResult } from './send-attempt.js';
 
 interface Target {
   pool: H1Pool;
@@ -44,104 +36,7 @@ export interface HttpSenderOptions {
   tls?: ConnectionOptions;
 }
 
-const NO_HEADERS: Record<string, string> = {};
-
-/**
- * One attempt: the client's exchange for it, ended by its response, an error, the
- * sender's deadline timer or abortAll. It settles exactly once, through `finish`.
- */
-class Attempt implements Exchange {
-  aborted = false;
-  reason: Error | undefined;
-  done = false;
-  request: Buffer = EMPTY;
-  retried = false;
-  connection: H1Connection | null = null;
-  pool: H1Pool | null = null;
-  private status = 0;
-  private headers = NO_HEADERS;
-  private chunks: Buffer[] | null = null;
-  private size = 0;
-
-  constructor(
-    readonly started: number,
-    readonly deadline: number,
-    private readonly limit: number,
-    private readonly sender: { settle(a: Attempt): void; describe(a: Attempt, err: unknown): string },
-    private readonly resolve: (result: SendResult) => void,
-  ) {}
-
-  get ended(): boolean {
-    return this.done;
-  }
-
-  abort(reason: Error): void {
-    if (this.aborted || this.done) return;
-    this.aborted = true;
-    this.reason = reason;
-    if (this.pool) this.pool.abort(this, reason);
-    else this.fail(reason);
-  }
-
-  onHead(status: number, headers: Record<string, string>): void {
-    this.status = status;
-    this.headers = headers;
-  }
-
-  onBody(buf: Buffer, start: number, end: number): boolean {
-    if (this.done) return false;
-    const room = this.limit - this.size;
-    const n = Math.min(end - start, room);
-    // The read buffer is the client's, reused: keep a copy.
-    if (n > 0) {
-      const copy = Buffer.allocUnsafe(n);
-      buf.copy(copy, 0, start, start + n);
-      (this.chunks ??= []).push(copy);
-    }
-    this.size += n;
-    if (end - start <= room) return true;
-    this.respond(true);
-    return false; // the rest is not read: the connection goes
-  }
-
-  onComplete(): void {
-    if (!this.done) this.respond(false);
-  }
-
-  onError(err: Error): void {
-    this.fail(err);
-  }
-
-  fail(err: unknown): void {
-    if (this.done) return;
-    const result: SendResult = { durationMs: this.elapsed(), response: null, error: this.sender.describe(this, err) };
-    if (this.reason?.message === 'timeout') result.timedOut = true;
-    this.finish(result);
-  }
-
-  private respond(truncated: boolean): void {
-    const c = this.chunks;
-    const text = c === null ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
-    this.finish({
-      durationMs: this.elapsed(),
-      response: { status: this.status, headers: this.headers, body: text, truncated },
-      error: null,
-    });
-  }
-
-  private finish(result: SendResult): void {
-    this.done = true;
-    this.request = EMPTY;
-    this.sender.settle(this);
-    this.resolve(result);
-  }
-
-  private elapsed(): number {
-    return Math.round(performance.now() - this.started);
-  }
-}
-
-const EMPTY = Buffer.alloc(0);
+const resolveWith: SendListener<(result: SendResult) => void> = (result, resolve) => resolve(result);
 
 export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
@@ -168,6 +63,9 @@ export class HttpSender {
   private timer: Timer | null = null;
   private timerAt = Infinity;
   private readonly maxBytes: number;
+  /** Ended attempts whose listeners are told in a microtask (never inside the client's read or write). */
+  private readonly ended = new Fifo<Attempt>();
+  private telling = false;
 
   constructor(options: HttpSenderOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
@@ -219,14 +117,33 @@ export class HttpSender {
   }
 
   /** For Attempt: it ended. */
-  settle(_attempt: Attempt): void {
+  settle(attempt: Attempt): void {
     // Finished attempts leave from the front; one that hangs there keeps the rest until its deadline.
     for (const queue of this.inFlight) while (queue.peek()?.done) queue.shift();
     if (this.inFlight.every((q) => q.length === 0) && this.timer) {
       systemClock.clearTimeout(this.timer);
       this.timer = null;
     }
+    this.ended.push(attempt);
+    if (!this.telling) {
+      this.telling = true;
+      queueMicrotask(this.tell);
+    }
   }
+
+  /** Tells ended attempts' listeners, in the order they ended (a listener may start more). */
+  private readonly tell = (): void => {
+    this.telling = false;
+    for (let a = this.ended.shift(); a; a = this.ended.shift()) {
+      const result = a.result!;
+      a.result = null;
+      try {
+        a.listener(result, a.ctx);
+      } catch (err) {
+        console.error('[delivery] a send listener failed:', err);
+      }
+    }
+  };
 
   /**
    * `body` as bytes when the caller sends the same body more than once (a string is
@@ -234,11 +151,18 @@ export class HttpSender {
    * gets the shorter deadline and holds its slot less long. Never rejects.
    */
   send(url: string, headers: Record<string, string>, body: string | Buffer, slow = false): Promise<SendResult> {
+    return new Promise<SendResult>((resolve) => this.start(url, headers, body, slow, resolveWith, resolve));
+  }
+
+  /**
+   * send() without a promise: `listener(result, ctx)` is called once the attempt ended,
+   * always in a later microtask (never from inside this call). For the engine, which
+   * starts tens of thousands a second: no promise, async frame or closure per attempt.
+   */
+  start<C>(url: string, headers: Record<string, string>, body: string | Buffer, slow: boolean, listener: SendListener<C>, ctx: C): void {
     const started = performance.now();
-    let attempt!: Attempt;
-    const result = new Promise<SendResult>((resolve) => {
-      attempt = new Attempt(started, started + this.timeouts[slow ? 1 : 0], this.maxBytes, this, resolve);
-    });
+    const deadline = started + this.timeouts[slow ? 1 : 0];
+    const attempt = new Attempt(started, deadline, this.maxBytes, this, listener as SendListener<unknown>, ctx);
     this.inFlight[slow ? 1 : 0].push(attempt);
     this.arm();
     try {
@@ -250,7 +174,6 @@ export class HttpSender {
     } catch (err) {
       attempt.fail(err);
     }
-    return result;
   }
 
   /** Ends every attempt in flight now (they resolve with an error). */

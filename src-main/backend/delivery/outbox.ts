@@ -23,7 +23,7 @@ import type { PendingDelivery, PendingEvent, SubscriptionRecord } from '../store
 import type { DeliverySummary, HistoryLog } from '../store/history-types.js';
 import { logAttempt, type EndedAttempt } from './attempt-log.js';
 import { recordCheck, type CheckRecord } from './check-record.js';
-import { owedAtStart, rowOf, type PendingRow, type PendingSet } from './pending-set.js';
+import { owedAtStart, rowOf, type PendingRow, type PendingSet, type RowKey } from './pending-set.js';
 import type { EventType } from '@shared/api-types.js';
 
 /** A delivery to attempt from `dueAt`, `attempts` made so far. */
@@ -120,6 +120,7 @@ export class Outbox {
     store.pendingEvents.insert({ id, company_id, type, timestamp, document_id, body });
     const work: OutboxWork[] = [];
     const rows: PendingRow[] = [];
+    const summaries: DeliverySummary[] = [];
     for (const sub of targets) {
       const row: PendingRow = {
         id: newId('msg'),
@@ -130,11 +131,12 @@ export class Outbox {
         document_id,
         created_at: timestamp,
       };
-      history.recordDelivery(summaryOf(row, sub.url, 0, now));
+      summaries.push(summaryOf(row, sub.url, 0, now));
       rows.push(row);
       work.push({ row, attempts: 0, dueAt: now });
     }
-    owed.addEvent(id, rows);
+    history.recordDeliveries(summaries); // written from one template: they differ in id, subscription and url only
+    owed.addEvent(id, rows.slice()); // the set ends its rows in its own array; the caller keeps this one
     store.whenDurable(() => this.listener?.added(work));
     return { event_id: id, deliveries: rows };
   }
@@ -149,11 +151,11 @@ export class Outbox {
     if (!summary) throw notFound('delivery');
     const sub = store.subscriptions.get(summary.subscription_id);
     if (!sub) throw notFound('subscription');
-    let row = this.pending().get(deliveryId);
+    let row = this.pending().get(summary);
     const wasStored = row !== undefined;
     if (!row) {
       await this.restoreEvent(summary);
-      row = this.pending().get(deliveryId) ?? this.insertRow(summary);
+      row = this.pending().get(summary) ?? this.insertRow(summary);
     }
     const current = history.getDelivery(deliveryId) ?? summary;
     const t = clock.now();
@@ -196,7 +198,7 @@ export class Outbox {
       work.push({ row, attempts: logged?.attempts ?? 0, dueAt: logged?.next_attempt_at ?? now }),
     ));
     for (const v of unsaved) history.recordDelivery({ ...v, status: 'cancelled', next_attempt_at: null, last_error: NOT_SAVED });
-    const ended = store.pendingDeliveries.filter((row) => !owed.has(row.id));
+    const ended = store.pendingDeliveries.filter((row) => !owed.has(row));
     for (const row of ended) store.pendingDeliveries.remove(row.id);
     const orphans = store.pendingEvents.filter((e) => !owed.hasEvent(e.id));
     for (const e of orphans) store.pendingEvents.remove(e.id);
@@ -204,8 +206,11 @@ export class Outbox {
     return work;
   }
 
-  has(deliveryId: string): boolean {
-    return this.pending().has(deliveryId);
+  /** Whether a delivery is owed: its row (or id and event id), or its id alone (looked up in the log: rare callers). */
+  has(delivery: string | RowKey): boolean {
+    if (typeof delivery !== 'string') return this.pending().has(delivery);
+    const logged = this.deps.history.getDelivery(delivery);
+    return (logged ? this.pending().get(logged) : this.pending().find(delivery)) !== undefined;
   }
 
   /** The pending event (with its exact body), if it is still in the store. */

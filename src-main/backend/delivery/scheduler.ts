@@ -12,21 +12,68 @@ import type { PendingDelivery } from '../store/schema.js';
 import type { OutboxWork } from './outbox.js';
 import { DueHeap, FairQueue } from './queues.js';
 
-export interface Job {
-  row: DeepReadonly<PendingDelivery>;
-  /** Attempts made so far. */
-  attempts: number;
-  /** Epoch ms of the next attempt. */
-  dueAt: number;
-  state: 'waiting' | 'ready' | 'inflight';
+type JobState = 'waiting' | 'ready' | 'inflight';
+const STATES: readonly JobState[] = ['waiting', 'ready', 'inflight'];
+const CANCELLED = 4;
+const AGAIN = 8;
+const DETACHED = 16;
+const GONE = 32;
+
+/**
+ * A delivery the scheduler holds. Its state and four flags share one small integer
+ * (`bits`): a burst keeps tens of thousands of jobs queued, and four fields (72 bytes a
+ * job with its due time's number box) instead of eight (105) is less for the garbage
+ * collector to walk on every full collection.
+ */
+export class Job {
+  private bits = 0;
+
+  constructor(
+    readonly row: DeepReadonly<PendingDelivery>,
+    /** Attempts made so far. */
+    public attempts: number,
+    /** Epoch ms of the next attempt. */
+    public dueAt: number,
+  ) {}
+
+  get state(): JobState {
+    return STATES[this.bits & 3];
+  }
+  set state(s: JobState) {
+    this.bits = (this.bits & ~3) | (s === 'waiting' ? 0 : s === 'ready' ? 1 : 2);
+  }
   /** Its subscription was deleted: the outcome of the attempt in flight is discarded. */
-  cancelled: boolean;
+  get cancelled(): boolean {
+    return (this.bits & CANCELLED) !== 0;
+  }
+  set cancelled(v: boolean) {
+    this.flag(CANCELLED, v);
+  }
   /** Redelivery asked while in flight: go again right after. */
-  again: boolean;
+  get again(): boolean {
+    return (this.bits & AGAIN) !== 0;
+  }
+  set again(v: boolean) {
+    this.flag(AGAIN, v);
+  }
   /** The store was reloaded while this was in flight: the job was forgotten, the stored row admitted afresh. */
-  detached: boolean;
+  get detached(): boolean {
+    return (this.bits & DETACHED) !== 0;
+  }
+  set detached(v: boolean) {
+    this.flag(DETACHED, v);
+  }
   /** The scheduler no longer holds it (finished, cancelled or forgotten): any queue entry for it is stale. */
-  gone: boolean;
+  get gone(): boolean {
+    return (this.bits & GONE) !== 0;
+  }
+  set gone(v: boolean) {
+    this.flag(GONE, v);
+  }
+
+  private flag(bit: number, v: boolean): void {
+    this.bits = v ? this.bits | bit : this.bits & ~bit;
+  }
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -109,16 +156,7 @@ export class Scheduler {
 
   /** Learns a delivery to attempt from `dueAt`, one it does not hold (new, or stored and not yet admitted). */
   admit(work: OutboxWork): Job {
-    const fresh: Job = {
-      row: work.row,
-      attempts: work.attempts,
-      dueAt: work.dueAt,
-      state: 'waiting',
-      cancelled: false,
-      again: false,
-      detached: false,
-      gone: false,
-    };
+    const fresh = new Job(work.row, work.attempts, work.dueAt);
     this.place(fresh);
     return fresh;
   }

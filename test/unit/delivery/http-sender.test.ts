@@ -1,7 +1,7 @@
 // One HTTP attempt, against real node:http servers on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpSender } from '../../../src-main/backend/delivery/http-sender.js';
-import { sleep, startReceiver, type Receiver } from './harness.js';
+import { sleep, startReceiver, until, type Receiver } from './harness.js';
 
 const receivers: Receiver[] = [];
 let sender: HttpSender | undefined;
@@ -32,6 +32,26 @@ describe('HttpSender', () => {
     expect(result.response!.headers['set-cookie']).toBe('a=1, b=2');
     expect(r.received[0]).toMatchObject({ path: '/p?q=1', body: '{"a":1}' });
     expect(r.received[0].headers['x-one']).toBe('1');
+  });
+
+  it('start() tells its listener the result with the context given, in a later microtask, never from inside the call', async () => {
+    const r = await receiver((_req, res) => res.end('ok'));
+    sender = new HttpSender({ timeoutMs: 2000, connections: 4, policy: { allowPrivate: false } });
+    const told: { status: number | undefined; error: string | null; ctx: string; inside: boolean }[] = [];
+    let inside = false;
+    const listen = (result: { response: { status: number } | null; error: string | null }, ctx: string) =>
+      told.push({ status: result.response?.status, error: result.error, ctx, inside });
+    inside = true;
+    sender.start(`${r.url}/a`, {}, Buffer.from('a'), false, listen, 'first');
+    // A request that fails at once (no such scheme) is still told later, not from inside start().
+    sender.start('ftp://127.0.0.1/x', {}, Buffer.from('b'), false, listen, 'second');
+    inside = false;
+    expect(told).toEqual([]);
+    await until(() => told.length === 2, 5000, 'both listeners told');
+    expect(told).toEqual([
+      { status: undefined, error: 'unsupported URL scheme "ftp:"', ctx: 'second', inside: false },
+      { status: 200, error: null, ctx: 'first', inside: false },
+    ]);
   });
 
   it('times out each attempt at its own deadline, whatever order they end in', async () => {

@@ -1,7 +1,8 @@
 // The inspector's chart: deliveries per minute by outcome and their latency (p50 and
 // p95 of the last attempt's duration), plus captures per minute, over the last N
-// minutes. Read from the delivery summaries in memory (the history log's index), so it
-// costs no disk read: a delivery counts once, in the minute of its last attempt (or of
+// minutes. Read from the delivery summaries of the history log's index (a closed
+// segment's last-attempt fields come from its index file, a few ms a segment, cached: no
+// read of the history itself): a delivery counts once, in the minute of its last attempt (or of
 // its creation while none was made), with its outcome as it stands now.
 import { captureRow, deliveryRow, matches, timeOf, type InspectorFilter, type RowContext } from './rows.js';
 import { deliveries } from './feed.js';

@@ -63,16 +63,13 @@ function fits(v: DeliverySummary): boolean {
   );
 }
 
-export function deliveryColumns(cap: number) {
+/** The columns every delivery keeps in memory: what listing, paging, filtering and lookup need (DeliveryTable.c). */
+export function hotColumns(cap: number) {
   const f64 = () => new Float64Array(cap);
   const i32 = () => new Int32Array(cap);
   return {
     seq: f64(),
     created: f64(),
-    lastAt: f64(),
-    code: f64(),
-    dur: f64(),
-    next: f64(),
     /** The id of the segment holding the base record. */
     baseSeg: i32(),
     /** Numbers in the event-id interner. */
@@ -81,17 +78,43 @@ export function deliveryColumns(cap: number) {
     sub: i32(),
     company: i32(),
     doc: i32(),
+    /** The first node of its attempts' chain in the LocPool (-1: none; the last is found by walking it). */
+    aHead: i32(),
+    status: new Uint8Array(cap),
+    flags: new Uint8Array(cap),
+  };
+}
+
+/**
+ * The rest of a summary, kept in memory only while it may change or its segment has no
+ * index yet (history/cold-rows.ts): one row of these per such delivery, else read back
+ * from the closed segment's sidecar.
+ */
+export function coldColumns(cap: number) {
+  const f64 = () => new Float64Array(cap);
+  const i32 = () => new Int32Array(cap);
+  return {
+    lastAt: f64(),
+    code: f64(),
+    dur: f64(),
+    next: f64(),
+    /** Numbers in the string interner (-1: null). */
     type: i32(),
     url: i32(),
     err: i32(),
     /** The key order when not the usual one (a string: see keyShape). */
     shape: i32(),
     attempts: i32(),
-    /** The first node of its attempts' chain in the LocPool (-1: none; the last is found by walking it). */
-    aHead: i32(),
-    status: new Uint8Array(cap),
-    flags: new Uint8Array(cap),
   };
+}
+
+export type ColdColumns = ReturnType<typeof coldColumns>;
+export const COLD_NUMBER_COLUMNS = ['lastAt', 'code', 'dur', 'next', 'attempts'] as const;
+export const COLD_STRING_COLUMNS = ['type', 'url', 'err', 'shape'] as const;
+
+/** Every column of a summary (a sidecar's rows). */
+export function deliveryColumns(cap: number) {
+  return { ...hotColumns(cap), ...coldColumns(cap) };
 }
 
 export type DeliveryColumns = ReturnType<typeof deliveryColumns>;
@@ -103,28 +126,41 @@ export const STRING_COLUMNS = ['sub', 'company', 'doc', 'type', 'url', 'err', 's
 /** What a row needs: the columns above and `evt` (a number in the event-id interner). */
 export type RowColumns = Pick<DeliveryColumns, (typeof NUMBER_COLUMNS)[number] | (typeof STRING_COLUMNS)[number] | 'evt'>;
 
-/** Row k of compact columns as a summary; `str` and `evt` give the strings behind the numbers. */
-export function decodeRow(c: RowColumns, k: number, id: string, str: (i: number) => string, evt: (i: number) => string): DeliverySummary {
+/**
+ * Row k of compact columns as a summary; `str` and `evt` give the strings behind the
+ * numbers. The cold fields come from row `r` of `kc` (strings through `kstr`): the
+ * same columns by default, a cold row or a sidecar's for DeliveryTable.
+ */
+export function decodeRow(
+  c: Omit<RowColumns, keyof ColdColumns>,
+  k: number,
+  id: string,
+  str: (i: number) => string,
+  evt: (i: number) => string,
+  kc: ColdColumns = c as RowColumns,
+  r = k,
+  kstr = str,
+): DeliverySummary {
   const v: DeliverySummary = {
     id,
     event_id: evt(c.evt[k]),
-    event_type: str(c.type[k]) as EventType,
+    event_type: kstr(kc.type[r]) as EventType,
     subscription_id: str(c.sub[k]),
     company_id: str(c.company[k]),
     document_id: c.doc[k] < 0 ? null : str(c.doc[k]),
-    url: str(c.url[k]),
+    url: kstr(kc.url[r]),
     status: STATUSES[c.status[k]],
-    attempts: c.attempts[k],
+    attempts: kc.attempts[r],
     created_at: msIso(c.created[k]) as string,
-    last_attempt_at: msIso(c.lastAt[k]),
-    last_status_code: nanNull(c.code[k]),
-    last_error: c.err[k] < 0 ? null : str(c.err[k]),
-    last_duration_ms: nanNull(c.dur[k]),
-    next_attempt_at: nanNull(c.next[k]),
+    last_attempt_at: msIso(kc.lastAt[r]),
+    last_status_code: nanNull(kc.code[r]),
+    last_error: kc.err[r] < 0 ? null : kstr(kc.err[r]),
+    last_duration_ms: nanNull(kc.dur[r]),
+    next_attempt_at: nanNull(kc.next[r]),
   };
   const f = c.flags[k];
   if (f & IMPORTED) v.imported = true;
   if (f & CHECK) v.origin = 'check';
   if (f & TUNNEL_OFFLINE) v.last_tunnel_offline = true;
-  return c.shape[k] < 0 ? v : reshaped(v, str(c.shape[k]));
+  return kc.shape[r] < 0 ? v : reshaped(v, kstr(kc.shape[r]));
 }

@@ -7,18 +7,17 @@
 // its key fields still in the columns for the lists.
 import type { DeliverySummary } from '../history-types.js';
 import { grown, nextCapacity, type Column } from './columns.js';
+import { ColdRows, evictedRef, NO_ROW, sidecarRowOf, type ColdSource } from './cold-rows.js';
 import {
   decodeRow,
-  deliveryColumns,
+  hotColumns,
   shapeOf,
   numbers,
   NUMS,
   CHECK,
   IMPORTED,
-  NUMBER_COLUMNS,
   OTHER_STATUS,
   STATUSES,
-  STRING_COLUMNS,
   TUNNEL_OFFLINE,
   type RowColumns,
 } from './delivery-row.js';
@@ -27,7 +26,12 @@ import type { Interner } from './interner.js';
 import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
 import { IdTable, type IdBytes } from './id-table.js';
+import { importRows } from './import-rows.js';
+import { insertLike } from './insert-like.js';
 import { RowCompare } from './row-compare.js';
+
+/** The hot columns (delivery-row.ts) and, per slot, where its cold fields are (cold-rows.ts). */
+const slotColumns = (cap: number) => ({ ...hotColumns(cap), cold: new Int32Array(cap) });
 
 export class DeliveryTable {
   readonly ids = new IdTable();
@@ -35,7 +39,13 @@ export class DeliveryTable {
   private readonly odd = new Map<number, DeliverySummary>();
   private used = 0;
   /** The columns, one entry per slot (exported for the index sidecar, history/sidecar.ts). */
-  c = deliveryColumns(0);
+  c = slotColumns(0);
+  /** The cold fields of the deliveries that keep theirs in memory (cold-rows.ts). */
+  readonly cold: ColdRows;
+  /** A closed segment's cold fields, read back from its sidecar (HistoryIndex gives it: cold-source.ts). */
+  coldSource: (segId: number) => ColdSource = () => {
+    throw new Error('history: no sidecar to read cold fields from');
+  };
 
   /** Rows read and compared field by field, in place (row-compare.ts). */
   readonly rows: RowCompare;
@@ -45,6 +55,7 @@ export class DeliveryTable {
     private readonly eventIds: IdInterner,
     private readonly pool: LocPool,
   ) {
+    this.cold = new ColdRows(strs);
     this.rows = new RowCompare(this, this.ids, strs, eventIds);
   }
 
@@ -75,72 +86,111 @@ export class DeliveryTable {
   }
 
   insert(seq: number, v: DeliverySummary, segId: number): number {
-    const s = this.alloc();
+    const s = this.allocSlot();
     this.ids.set(v.id, s);
     this.c.seq[s] = seq;
     this.c.baseSeg[s] = segId;
     this.c.aHead[s] = -1;
-    this.c.evt[s] =
-      this.c.sub[s] =
-      this.c.company[s] =
-      this.c.doc[s] =
-      this.c.type[s] =
-      this.c.url[s] =
-      this.c.err[s] =
-      this.c.shape[s] =
-        -1;
+    this.c.evt[s] = this.c.sub[s] = this.c.company[s] = this.c.doc[s] = -1;
+    this.c.cold[s] = this.cold.alloc();
     this.write(s, v);
     return s;
   }
 
+  /** insert() of a summary with slot `from`'s values but for its id, subscription and url (insert-like.ts). */
+  insertLike(seq: number, v: DeliverySummary, segId: number, from: number): number {
+    if (this.c.cold[from] < 0 || !this.isUsual(from)) return this.insert(seq, v, segId);
+    return insertLike(this, this.strs, this.eventIds, seq, v, segId, from);
+  }
+
+  /**
+   * The cold row of slot `s`, its fields read back from its segment's sidecar first if
+   * they are there (the row is then kept in memory until its segment's fields are given
+   * up again: evict).
+   */
+  coldRow(s: number): number {
+    const ref = this.c.cold[s];
+    if (ref >= 0) return ref;
+    const r = ref === NO_ROW ? this.cold.alloc() : this.cold.copyFrom(this.coldSource(this.c.baseSeg[s]), sidecarRowOf(ref));
+    this.c.cold[s] = r;
+    return r;
+  }
+
   /** Replaces a slot's summary (its id stays). */
   write(s: number, v: DeliverySummary): void {
-    const { strs } = this;
-    this.c.evt[s] = this.eventIds.swap(this.c.evt[s], String(v.event_id));
-    this.c.sub[s] = strs.swap(this.c.sub[s], String(v.subscription_id));
-    this.c.company[s] = strs.swap(this.c.company[s], String(v.company_id));
-    this.c.doc[s] = this.swapOrNull(this.c.doc[s], v.document_id === null ? null : String(v.document_id));
+    const { strs, c } = this;
+    c.evt[s] = this.eventIds.swap(c.evt[s], String(v.event_id));
+    c.sub[s] = strs.swap(c.sub[s], String(v.subscription_id));
+    c.company[s] = strs.swap(c.company[s], String(v.company_id));
+    c.doc[s] = this.swapOrNull(c.doc[s], v.document_id === null ? null : String(v.document_id));
+    // Every cold field is written below: one kept in the sidecar need not be read first.
+    if (c.cold[s] < 0) c.cold[s] = this.cold.alloc();
+    const [k, r] = [this.cold.k, c.cold[s]];
     const shape = shapeOf(v);
     if (shape === undefined || !numbers(v)) {
-      this.c.type[s] = this.swapOrNull(this.c.type[s], null);
-      this.c.url[s] = this.swapOrNull(this.c.url[s], null);
-      this.c.err[s] = this.swapOrNull(this.c.err[s], null);
-      this.c.shape[s] = this.swapOrNull(this.c.shape[s], null);
+      k.type[r] = this.swapOrNull(k.type[r], null);
+      k.url[r] = this.swapOrNull(k.url[r], null);
+      k.err[r] = this.swapOrNull(k.err[r], null);
+      k.shape[r] = this.swapOrNull(k.shape[r], null);
       const st = STATUSES.indexOf(v.status);
-      this.c.status[s] = st < 0 ? OTHER_STATUS : st;
+      c.status[s] = st < 0 ? OTHER_STATUS : st;
       this.odd.set(s, { ...v });
       return;
     }
     this.odd.delete(s);
-    this.c.type[s] = strs.swap(this.c.type[s], v.event_type);
-    this.c.url[s] = strs.swap(this.c.url[s], v.url);
-    this.c.err[s] = this.swapOrNull(this.c.err[s], v.last_error);
-    this.c.shape[s] = this.swapOrNull(this.c.shape[s], shape ?? null);
-    this.c.status[s] = STATUSES.indexOf(v.status);
-    this.c.attempts[s] = v.attempts;
-    this.c.created[s] = NUMS[0];
-    this.c.lastAt[s] = NUMS[1];
-    this.c.code[s] = NUMS[2];
-    this.c.dur[s] = NUMS[3];
-    this.c.next[s] = NUMS[4];
-    this.c.flags[s] = (v.imported ? IMPORTED : 0) | (v.origin === 'check' ? CHECK : 0) | (v.last_tunnel_offline ? TUNNEL_OFFLINE : 0);
+    k.type[r] = strs.swap(k.type[r], v.event_type);
+    k.url[r] = strs.swap(k.url[r], v.url);
+    k.err[r] = this.swapOrNull(k.err[r], v.last_error);
+    k.shape[r] = this.swapOrNull(k.shape[r], shape ?? null);
+    c.status[s] = STATUSES.indexOf(v.status);
+    k.attempts[r] = v.attempts;
+    c.created[s] = NUMS[0];
+    k.lastAt[r] = NUMS[1];
+    k.code[r] = NUMS[2];
+    k.dur[r] = NUMS[3];
+    k.next[r] = NUMS[4];
+    c.flags[s] = (v.imported ? IMPORTED : 0) | (v.origin === 'check' ? CHECK : 0) | (v.last_tunnel_offline ? TUNNEL_OFFLINE : 0);
   }
 
   read(s: number): DeliverySummary {
     const o = this.odd.get(s);
     if (o) return { ...o };
-    return decodeRow(
-      this.c,
-      s,
-      this.ids.idOf(s) as string,
-      (i) => this.strs.get(i),
-      (i) => this.eventIds.get(i),
-    );
+    const id = this.ids.idOf(s) as string;
+    const str = (i: number): string => this.strs.get(i);
+    const evt = (i: number): string => this.eventIds.get(i);
+    const ref = this.c.cold[s];
+    if (ref >= 0) return decodeRow(this.c, s, id, str, evt, this.cold.k, ref);
+    const src = this.coldSource(this.c.baseSeg[s]);
+    return decodeRow(this.c, s, id, str, evt, src.rows, sidecarRowOf(ref), (i) => src.strings[i] as string);
   }
 
   /** Whether slot `s` reads back with exactly the SUMMARY_KEYS (no key order of its own, no later keys, not kept whole). */
   isUsual(s: number): boolean {
-    return this.c.shape[s] < 0 && this.c.flags[s] === 0 && !(this.odd.size > 0 && this.odd.has(s));
+    if (this.c.flags[s] !== 0 || (this.odd.size > 0 && this.odd.has(s))) return false;
+    const ref = this.c.cold[s];
+    if (ref >= 0) return this.cold.k.shape[ref] < 0;
+    return this.coldSource(this.c.baseSeg[s]).rows.shape[sidecarRowOf(ref)] < 0;
+  }
+
+  /**
+   * Gives up the cold rows of the deliveries based in segment `segId` whose fields are
+   * exactly row k of `src`, its sidecar just written (rows in sidecar order, their ids
+   * in `ids`): they are read back from there from now on. A pending delivery (it will
+   * change), one kept whole or one changed since keeps its row. Returns how many gave theirs up.
+   */
+  evict(segId: number, src: ColdSource, ids: IdBytes): number {
+    const { c } = this;
+    let n = 0;
+    for (let k = 0; k < ids.len.length; k++) {
+      if (ids.len[k] < 0) continue;
+      const s = this.ids.getBytes(ids.bytes, ids.at[k], ids.len[k]);
+      if (s === undefined || c.baseSeg[s] !== segId || c.cold[s] < 0 || c.status[s] === 0 || this.odd.has(s)) continue;
+      if (!this.cold.same(c.cold[s], src, k)) continue;
+      this.cold.release(c.cold[s]);
+      c.cold[s] = evictedRef(k);
+      n++;
+    }
+    return n;
   }
 
   /** How many summaries are kept whole. */
@@ -154,69 +204,11 @@ export class DeliveryTable {
   }
 
   /**
-   * The sidecar's bulk path (sidecar.ts): rows `ks` of `src` as new slots, their ids
-   * given as Latin-1 bytes (`idAt`/`idLen` per row), their string numbers mapped to
-   * this table's through `strMap` and `evtMap` (references counted here). Column by
-   * column, so a million rows cost a few copies rather than a million objects.
+   * The sidecar's bulk path (sidecar.ts, import-rows.ts): rows `ks` of `src` as new
+   * slots of segment `segId`; their cold fields stay in its sidecar unless pending.
    */
   importRows(src: RowColumns, ks: number[], ids: IdBytes, segId: number, strMap: Int32Array, evtMap: Int32Array): number[] {
-    const slots = ks.map(() => this.alloc());
-    // At start-up the rows and the slots are both runs: ids and whole columns are copied at
-    // once (the columns' resizable buffers are slower to index one entry at a time).
-    const runs = ks.length > 0 && ks.every((k, j) => k === ks[0] + j && slots[j] === slots[0] + j);
-    if (runs) this.ids.setRun(ids, ks[0], slots[0], ks.length);
-    else ks.forEach((k, j) => this.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], slots[j], ids.hash?.[k]));
-    const { c } = this;
-    if (runs) {
-      const [s0, s1] = [slots[0], slots[0] + slots.length];
-      c.baseSeg.fill(segId, s0, s1);
-      c.aHead.fill(-1, s0, s1);
-    } else
-      slots.forEach((s) => {
-        c.baseSeg[s] = segId;
-        c.aHead[s] = -1;
-      });
-    for (const name of NUMBER_COLUMNS) {
-      if (runs) copyRun(src[name], c[name], ks[0], slots[0], ks.length);
-      else for (let j = 0; j < ks.length; j++) c[name][slots[j]] = src[name][ks[j]];
-    }
-    const strUses = new Int32Array(strMap.length);
-    for (const name of STRING_COLUMNS) this.mapColumn(src[name], c[name], ks, slots, strMap, strUses, runs);
-    strUses.forEach((n, l) => n > 0 && this.strs.retain(strMap[l], n));
-    const evtUses = new Int32Array(evtMap.length);
-    this.mapColumn(src.evt, c.evt, ks, slots, evtMap, evtUses, runs);
-    evtUses.forEach((n, l) => n > 0 && this.eventIds.retain(evtMap[l], n));
-    return slots;
-  }
-
-  private mapColumn(
-    from: Int32Array,
-    to: Int32Array,
-    ks: number[],
-    slots: number[],
-    map: Int32Array,
-    uses: Int32Array,
-    runs: boolean,
-  ): void {
-    if (!runs) {
-      for (let j = 0; j < ks.length; j++) {
-        const l = from[ks[j]];
-        if (l >= 0) uses[l]++;
-        to[slots[j]] = l < 0 ? -1 : map[l];
-      }
-      return;
-    }
-    // A run is mapped into a small plain array (reused: no big block is allocated and
-    // freed, docs/storage.md), a piece at a time, each piece copied in one go.
-    for (let j0 = 0; j0 < ks.length; j0 += SCRATCH.length) {
-      const m = Math.min(SCRATCH.length, ks.length - j0);
-      for (let j = 0; j < m; j++) {
-        const l = from[ks[j0 + j]];
-        if (l >= 0) uses[l]++;
-        SCRATCH[j] = l < 0 ? -1 : map[l];
-      }
-      to.set(SCRATCH.subarray(0, m), slots[j0]);
-    }
+    return importRows(this, { strs: this.strs, eventIds: this.eventIds }, { src, ks, ids, segId, strMap, evtMap });
   }
 
   /** Creation time (epoch ms) of a compact slot. */
@@ -235,7 +227,9 @@ export class DeliveryTable {
     this.odd.delete(s);
     this.eventIds.release(this.c.evt[s]);
     const { c } = this;
-    for (const col of [c.sub, c.company, c.doc, c.type, c.url, c.err, c.shape]) this.swapOrNull(col[s], null);
+    for (const col of [c.sub, c.company, c.doc]) this.swapOrNull(col[s], null);
+    if (c.cold[s] >= 0) this.cold.release(c.cold[s]);
+    c.cold[s] = NO_ROW;
     this.pool.freeChain(this.c.aHead[s]);
     this.freeSlots.push(s);
   }
@@ -279,7 +273,8 @@ export class DeliveryTable {
     this.ids.reserveFor(n, n * 32);
   }
 
-  private alloc(): number {
+  /** A free slot (its columns are the caller's to write). */
+  allocSlot(): number {
     const free = this.freeSlots.pop();
     if (free !== undefined) return free;
     if (this.used === this.c.seq.length) this.growTo(nextCapacity(this.used));
@@ -290,11 +285,4 @@ export class DeliveryTable {
     const c = this.c as Record<string, Column>;
     for (const k of Object.keys(c)) c[k] = grown(c[k], cap);
   }
-}
-
-/** mapColumn's piece: 64 KiB, under the size from which the C allocator maps blocks of their own. */
-const SCRATCH = new Int32Array(16 * 1024);
-
-function copyRun(from: Column, to: Column, k0: number, s0: number, n: number): void {
-  (to as Float64Array).set((from as Float64Array).subarray(k0, k0 + n), s0);
 }

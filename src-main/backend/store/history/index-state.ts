@@ -8,6 +8,7 @@
 // attempt locations are chains in one pool (loc-pool.ts): about 220 bytes a delivery,
 // 370 when each has an event of its own (docs/storage.md; bench/index-memory.ts).
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
+import { ColdSources } from './cold-source.js';
 import { DeliveryTable } from './delivery-table.js';
 import { EventTable } from './event-table.js';
 import { IdInterner } from './id-interner.js';
@@ -28,6 +29,8 @@ export class HistoryIndex {
   readonly ev = new EventTable(this.strs, this.eventIds);
   /** The segments on disk by id (locations name their segment by id). */
   readonly segs = new Map<number, Segment>();
+  /** Closed segments' cold fields, read back from their sidecars (cold-source.ts). */
+  readonly cold = new ColdSources(this.segs);
   private readonly dSeq = (s: number): number => this.d.c.seq[s];
   private readonly byCompany = new SlotLists(this.dSeq);
   private readonly bySubscription = new SlotLists(this.dSeq);
@@ -44,6 +47,7 @@ export class HistoryIndex {
 
   constructor(loading = false) {
     this.listing = !loading;
+    this.d.coldSource = (segId) => this.cold.get(segId);
   }
 
   // ---- deliveries ----
@@ -54,8 +58,9 @@ export class HistoryIndex {
   }
 
   /** A new delivery (while listing: with the highest seq so far). */
-  addDelivery(seq: number, v: DeliverySummary, seg: Segment): number {
-    const s = this.d.insert(seq, v, seg.id);
+  addDelivery(seq: number, v: DeliverySummary, seg: Segment, like = -1): number {
+    // `like`: a slot whose values v has but for its id, subscription and url (delivery-table.ts insertLike).
+    const s = like >= 0 ? this.d.insertLike(seq, v, seg.id, like) : this.d.insert(seq, v, seg.id);
     if (this.listing) {
       this.listDelivery(s, (lists, key) => lists.push(key, s));
       this.times.add(this.d.c.company[s], s);

@@ -12,6 +12,7 @@ import { newSegment, scanSegment, segmentIdOf, type Loc, type Segment } from './
 import type { HistoryIndex } from './index-state.js';
 import { explainFsError } from '../store-errors.js';
 import { applySidecar, readSidecar, sidecarRowsOf } from './sidecar.js';
+import { coldFromSegment } from './cold-rescan.js';
 
 export interface LoadResult {
   segments: Segment[];
@@ -35,6 +36,7 @@ export async function loadSegments(dir: string, idx: HistoryIndex): Promise<Load
     .sort((a, b) => a - b);
   await removeStraySidecars(dir, names, new Set(ids));
   const loader = new Loader(idx);
+  idx.cold.rescan = coldFromSegment;
   // Room for every delivery of the sidecars at once (and some of the open segment's): no growing step by step.
   const rows = await sidecarRowsOf(ids.slice(0, -1).map((id) => newSegment(dir, id, false).path));
   if (rows > 0) idx.d.reserve(Math.ceil(rows * 1.15));
@@ -81,6 +83,7 @@ export async function loadSegments(dir: string, idx: HistoryIndex): Promise<Load
     segments.push(seg);
   }
   idx.buildLists();
+  idx.cold.clear(); // the sidecars applied last (applySidecar), kept for the records of the next ones
   if (missing.length > 0)
     warnings.push(
       `${missing.length} delivery history file${missing.length === 1 ? ' had' : 's had'} no index beside ${missing.length === 1 ? 'it' : 'them'} ` +

@@ -6,7 +6,7 @@
 import type { AttemptRecord, DeliverySummary } from '../history-types.js';
 import { changeBitsFrom } from './attempt-bytes.js';
 import { isoMs, msIso } from './columns.js';
-import { STATUSES, type DeliveryColumns } from './delivery-row.js';
+import { STATUSES, type ColdColumns, type DeliveryColumns } from './delivery-row.js';
 import type { IdInterner } from './id-interner.js';
 import type { IdTable } from './id-table.js';
 import type { Interner } from './interner.js';
@@ -36,10 +36,17 @@ const sameNum = (v: unknown, n: number): boolean => (Number.isNaN(n) ? v === nul
 export class RowCompare {
   /** The row being compared (changeBits sets it; `same` reads it). */
   private s = 0;
+  /** Its cold row (DeliveryTable.coldRow). */
+  private r = 0;
 
   constructor(
     /** The table's columns and DeliveryTable.isUsual. */
-    private readonly table: { readonly c: DeliveryColumns; isUsual(s: number): boolean },
+    private readonly table: {
+      readonly c: Omit<DeliveryColumns, keyof ColdColumns>;
+      readonly cold: { readonly k: ColdColumns };
+      isUsual(s: number): boolean;
+      coldRow(s: number): number;
+    },
     private readonly ids: IdTable,
     private readonly strs: Interner,
     private readonly eventIds: IdInterner,
@@ -52,12 +59,14 @@ export class RowCompare {
   changeBits(s: number, a: AttemptRecord, d: DeliverySummary): number | undefined {
     if (!this.table.isUsual(s)) return undefined;
     this.s = s;
+    this.r = this.table.coldRow(s);
     return changeBitsFrom(a, d, this.same);
   }
 
   /** Field `i` (SUMMARY_KEYS index) of usual row `s` (isUsual) as DeliveryTable.read gives it. */
   field(s: number, i: number): unknown {
     const c = this.table.c;
+    const [k, r] = [this.table.cold.k, this.table.coldRow(s)];
     switch (i) {
       case 0:
         return this.ids.idOf(s);
@@ -66,19 +75,20 @@ export class RowCompare {
       case 7:
         return STATUSES[c.status[s]];
       case 8:
-        return c.attempts[s];
+        return k.attempts[r];
       case 9:
         return msIso(c.created[s]);
       case 10:
-        return msIso(c.lastAt[s]);
+        return msIso(k.lastAt[r]);
       case 11:
-        return nanNull(c.code[s]);
+        return nanNull(k.code[r]);
       case 13:
-        return nanNull(c.dur[s]);
+        return nanNull(k.dur[r]);
       case 14:
-        return nanNull(c.next[s]);
+        return nanNull(k.next[r]);
       default: {
-        const n = c[STRING_FIELDS[i] as 'type'][s];
+        const name = STRING_FIELDS[i] as 'type' | 'sub' | 'company' | 'doc' | 'url' | 'err';
+        const n = name === 'type' || name === 'url' || name === 'err' ? k[name][r] : c[name][s];
         return n < 0 ? null : this.strs.get(n);
       }
     }
@@ -86,14 +96,15 @@ export class RowCompare {
 
   private readonly same = (i: number, v: unknown): boolean => {
     const c = this.table.c;
-    const { s, strs } = this;
+    const k = this.table.cold.k;
+    const { s, r, strs } = this;
     switch (i) {
       case 0:
         return typeof v === 'string' && this.ids.holds(s, v);
       case 1:
         return typeof v === 'string' && this.eventIds.holds(c.evt[s], v);
       case 2:
-        return v === strs.get(c.type[s]);
+        return v === strs.get(k.type[r]);
       case 3:
         return v === strs.get(c.sub[s]);
       case 4:
@@ -101,23 +112,23 @@ export class RowCompare {
       case 5:
         return c.doc[s] < 0 ? v === null : v === strs.get(c.doc[s]);
       case 6:
-        return v === strs.get(c.url[s]);
+        return v === strs.get(k.url[r]);
       case 7:
         return v === STATUSES[c.status[s]];
       case 8:
-        return v === c.attempts[s];
+        return v === k.attempts[r];
       case 9:
         return sameTime(v, c.created[s]);
       case 10:
-        return sameTime(v, c.lastAt[s]);
+        return sameTime(v, k.lastAt[r]);
       case 11:
-        return sameNum(v, c.code[s]);
+        return sameNum(v, k.code[r]);
       case 12:
-        return c.err[s] < 0 ? v === null : v === strs.get(c.err[s]);
+        return k.err[r] < 0 ? v === null : v === strs.get(k.err[r]);
       case 13:
-        return sameNum(v, c.dur[s]);
+        return sameNum(v, k.dur[r]);
       default:
-        return sameNum(v, c.next[s]);
+        return sameNum(v, k.next[r]);
     }
   };
 }

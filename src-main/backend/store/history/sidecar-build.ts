@@ -11,7 +11,7 @@
 // - by scanning the segment with the start-up loader (sidecar.ts writeSidecar), for a
 //   segment that was read in full at start-up (its sidecar missing or damaged).
 import type { DeliverySummary, EventSummary } from '../history-types.js';
-import { NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
+import { coldColumns, NUMBER_COLUMNS, STRING_COLUMNS, type ColdColumns, type RowColumns } from './delivery-row.js';
 import { EVENT_STRING_COLUMNS } from './event-table.js';
 import type { HistoryIndex } from './index-state.js';
 import type { LocColumns } from './loc-pool.js';
@@ -70,10 +70,15 @@ export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], 
   const rows = {} as Record<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
   // The slots of one segment are usually one run (allocated in order): whole runs copied at once.
   const run = isRun(live);
-  for (const name of NUMBER_COLUMNS) rows[name] = gather(d.c[name], live, run);
+  // The cold fields by cold row (cold-rows.ts; a closing segment's deliveries all have theirs in memory).
+  const cold = live.map((s) => d.coldRow(s));
+  const coldRun = isRun(cold);
+  const from = (name: keyof RowColumns) => (isCold(name) ? d.cold.k[name] : d.c[name]);
+  const at = (name: keyof RowColumns) => (isCold(name) ? cold : live);
+  for (const name of NUMBER_COLUMNS) rows[name] = gather(from(name), at(name), isCold(name) ? coldRun : run);
   for (const name of STRING_COLUMNS) {
-    const [src, col] = [d.c[name], (rows[name] = new Int32Array(live.length))];
-    for (let k = 0; k < live.length; k++) col[k] = strs.of(src[live[k]]);
+    const [src, idx, col] = [from(name), at(name), (rows[name] = new Int32Array(live.length))];
+    for (let k = 0; k < live.length; k++) col[k] = strs.of(src[idx[k]]);
   }
   rows.evt = new Int32Array(live.length);
   for (let k = 0; k < live.length; k++) rows.evt[k] = evts.of(d.c.evt[live[k]]);
@@ -118,6 +123,9 @@ function inOrder(slots: number[], seq: Float64Array): number[] {
   for (let k = 1; k < slots.length; k++) if (seq[slots[k - 1]] > seq[slots[k]]) return [...slots].sort((a, b) => seq[a] - seq[b]);
   return slots.slice();
 }
+
+const isCold = (name: keyof RowColumns): name is keyof ColdColumns => name in COLD;
+const COLD = coldColumns(0);
 
 function isRun(slots: number[]): boolean {
   for (let k = 1; k < slots.length; k++) if (slots[k] !== slots[0] + k) return false;

@@ -17,6 +17,11 @@ import type { ScannedRecord } from './records.js';
 import { deliveryColumns, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
 import type { EventRows } from './event-table.js';
 
+/** The sidecar file of the segment file at `segmentPath`. */
+export function sidecarPath(segmentPath: string): string {
+  return segmentPath.replace(/\.jsonl$/, '.idx');
+}
+
 const MAGIC = Buffer.from('CSIDX03\n');
 /** The version before column encodings: every column raw. */
 const MAGIC_V2 = Buffer.from('CSIDX02\n');

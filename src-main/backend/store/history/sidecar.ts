@@ -16,15 +16,14 @@ import { hashRows, type IdBytes } from './id-table.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
+import { coldSourceOf } from './cold-source.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
-import { decodeSidecar, encodeSidecar, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
+import { decodeSidecar, encodeSidecar, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
 
-export function sidecarPath(segmentPath: string): string {
-  return segmentPath.replace(/\.jsonl$/, '.idx');
-}
+export { sidecarPath };
 
 /** Scans a closed segment and writes its sidecar; does nothing for a damaged segment (it is scanned at each start, and reported). */
 export async function writeSidecar(segmentPath: string, segId: number): Promise<void> {
@@ -52,14 +51,25 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
 }
 
 /** Writes the sidecar snapshotSidecar made of the segment at `segmentPath` when the log moved past it, with the file's foreign records. */
-async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedRecords): Promise<void> {
+async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedRecords): Promise<boolean> {
   const foreign = await foreignRecords(segmentPath, snap.ids, snap.data.header.segBytes, known);
-  if (!foreign) return; // damaged or changed since: scanned at the next start, and reported
+  if (!foreign) return false; // damaged or changed since: scanned at the next start, and reported
   snap.data.header.foreign = foreign;
-  await putSidecar(segmentPath, snap.data);
+  return putSidecar(segmentPath, snap.data);
 }
 
-async function putSidecar(segmentPath: string, data: SidecarData): Promise<void> {
+/** The deliveries of segment `segId` give up the cold fields its sidecar `data`, just written, holds as they are (cold-rows.ts). */
+function evictSegment(idx: HistoryIndex, segId: number, data: SidecarData): void {
+  const at = new Float64Array(data.idLen.length);
+  for (let k = 0, next = 0; k < at.length; k++) {
+    at[k] = next;
+    next += Math.max(0, data.idLen[k]);
+  }
+  idx.d.evict(segId, coldSourceOf(data), { bytes: data.idBytes, at, len: data.idLen });
+}
+
+/** Writes the sidecar; false if its segment was dropped meanwhile (the sidecar is not kept then). */
+async function putSidecar(segmentPath: string, data: SidecarData): Promise<boolean> {
   const path = sidecarPath(segmentPath);
   const tmp = `${path}.tmp`;
   // No fsync: a sidecar lost or torn in a crash fails its checksum and the segment is scanned.
@@ -69,12 +79,14 @@ async function putSidecar(segmentPath: string, data: SidecarData): Promise<void>
   // Retention may have dropped the segment while it was scanned: it deletes the segment,
   // then its sidecar. Looking for the segment after the rename leaves none behind either way.
   if (
-    !(await stat(segmentPath).then(
+    await stat(segmentPath).then(
       () => true,
       () => false,
-    ))
+    )
   )
-    await removeSidecar(segmentPath);
+    return true;
+  await removeSidecar(segmentPath);
+  return false;
 }
 
 /** The segment's sidecar if it can be used for a segment of `fileSize` bytes: 'missing', or why not. */
@@ -141,6 +153,8 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
     if (known !== undefined) idx.rebase(known, v, seg, locs);
     else idx.d.setAttempts(idx.addDelivery(data.rows.seq[k], v, seg), locs);
   }
+  // The rows' cold fields stay in this sidecar: the next one's records about them read them from here.
+  idx.cold.put(seg.id, coldSourceOf(data));
   applyEvents(data, seg, idx, strMap, evtMap);
   strMap.forEach((g) => g >= 0 && idx.strs.release(g));
   evtMap.forEach((g) => g >= 0 && idx.eventIds.release(g));
@@ -210,7 +224,8 @@ export class SidecarQueue {
     this.tail = this.tail.then(async () => {
       try {
         await this.writtenOut();
-        await (snap ? writeSnapshot(path, snap, known) : writeSidecar(path, id));
+        if (!snap) return await writeSidecar(path, id);
+        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, snap.data);
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);

@@ -1,0 +1,88 @@
+// The part of a delivery summary that listing, paging, filtering and lookup by id never
+// need (last attempt time, status code, duration, next attempt, event type, URL, last
+// error, key order, attempt count: 52 bytes in columns), kept in memory only for the
+// deliveries that need it there: those of the open segment, pending ones (they change),
+// and any changed since their segment closed. The others' are read back from their
+// closed segment's sidecar (seg-NNNNNN.idx, which holds exactly those values: cold-source.ts)
+// when a page, a detail or an attempt asks for them (docs/storage.md, "The delivery
+// history in memory"). The cold rows have their own numbering (a free list), so their
+// columns hold as many rows as are in memory, not one per delivery.
+import { grown, nextCapacity, type Column } from './columns.js';
+import { coldColumns, COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
+import type { Interner } from './interner.js';
+
+/**
+ * A slot's `cold` entry (DeliveryTable.c.cold): >= 0 a row of ColdRows; NO_ROW none (a
+ * free slot); EVICTED - k: row k of its base segment's sidecar.
+ */
+export const NO_ROW = -1;
+const EVICTED = -2;
+export const evictedRef = (k: number): number => EVICTED - k;
+export const sidecarRowOf = (ref: number): number => EVICTED - ref;
+
+/** A closed segment's cold fields as its sidecar holds them: its rows and their string table. */
+export interface ColdSource {
+  rows: ColdColumns;
+  strings: (string | null)[];
+}
+
+export class ColdRows {
+  /** The columns, one entry per cold row. */
+  k = coldColumns(0);
+  private readonly free: number[] = [];
+  private used = 0;
+
+  constructor(private readonly strs: Interner) {}
+
+  /** Rows holding a summary's cold fields. */
+  get size(): number {
+    return this.used - this.free.length;
+  }
+
+  /** A row whose strings are null (-1); its numbers are the caller's to write. */
+  alloc(): number {
+    const r = this.free.pop() ?? this.next();
+    const { k } = this;
+    k.type[r] = k.url[r] = k.err[r] = k.shape[r] = -1;
+    return r;
+  }
+
+  /** A row holding row `j` of `src` (its strings interned here). */
+  copyFrom(src: ColdSource, j: number): number {
+    const r = this.alloc();
+    const { k } = this;
+    for (const name of COLD_NUMBER_COLUMNS) k[name][r] = src.rows[name][j];
+    for (const name of COLD_STRING_COLUMNS) {
+      const l = src.rows[name][j];
+      k[name][r] = l < 0 ? -1 : this.strs.add(src.strings[l] as string);
+    }
+    return r;
+  }
+
+  /** Frees row `r` and its strings. */
+  release(r: number): void {
+    const { k } = this;
+    for (const name of COLD_STRING_COLUMNS) if (k[name][r] >= 0) this.strs.release(k[name][r]);
+    this.free.push(r);
+  }
+
+  /** Whether row `r` holds exactly what row `j` of `src` does (so `src` can give it back instead). */
+  same(r: number, src: ColdSource, j: number): boolean {
+    const { k } = this;
+    for (const name of COLD_NUMBER_COLUMNS) if (!Object.is(k[name][r], src.rows[name][j])) return false;
+    for (const name of COLD_STRING_COLUMNS) {
+      const [mine, theirs] = [k[name][r], src.rows[name][j]];
+      if (mine < 0 || theirs < 0 ? mine !== theirs : this.strs.get(mine) !== src.strings[theirs]) return false;
+    }
+    return true;
+  }
+
+  private next(): number {
+    if (this.used === this.k.lastAt.length) {
+      const cap = nextCapacity(this.used);
+      const k = this.k as Record<string, Column>;
+      for (const name of Object.keys(k)) k[name] = grown(k[name], cap);
+    }
+    return this.used++;
+  }
+}

@@ -1,0 +1,154 @@
+// The closed segments' deliveries out of memory (docs/storage.md, "The delivery history in
+// memory"): once a segment's sidecar is written, its deliveries that are not pending give
+// up the summary fields listing never needs (cold-rows.ts) and read them back from the
+// sidecar. What the log answers must not change: every summary, every page, every cursor,
+// an attempt on such a delivery, a restart; and when the sidecar is gone or damaged, the
+// segment itself gives them back.
+import { describe, expect, it } from 'vitest';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
+import type { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
+import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
+
+const setup = historyLogs({ cap: 10_000, segmentDeliveries: 40 });
+
+interface Internals {
+  idx: HistoryIndex;
+  sidecars: { idle(): Promise<void> };
+}
+const internals = (log: HistoryLog) => log as unknown as Internals;
+
+/** Waits until every sidecar asked for is written (and its segment's deliveries gave up their cold fields). */
+async function settle(log: HistoryLog): Promise<void> {
+  await log.flush();
+  await internals(log).sidecars.idle();
+}
+
+/**
+ * `n` deliveries in events of 4, of every kind: delivered, failed with an error, still
+ * pending (a retry due), an imported one kept whole; the summaries last recorded, by id.
+ */
+function fill(log: HistoryLog, n: number, from = 0): Map<string, DeliverySummary> {
+  const want = new Map<string, DeliverySummary>();
+  for (let i = from; i < from + n; i += 4) {
+    const at = new Date(Date.parse('2026-11-26T10:00:00.000Z') + i * 1000).toISOString();
+    log.recordEvent(event({ id: `evt_${i}`, document_id: `doc_${i % 3}`, timestamp: at }), `{"n":${i}}`);
+    for (let j = 0; j < 4; j++) {
+      const id = `msg_${String(i + j).padStart(5, '0')}`;
+      const base = { id, event_id: `evt_${i}`, document_id: `doc_${i % 3}`, subscription_id: `wh_${j}`, created_at: at };
+      const v = (i + j) % 23 === 7 ? { ...delivery(base), created_at: 'Nov 26 2026', imported: true as const } : delivery(base);
+      log.recordDelivery(v);
+      want.set(id, v);
+      if ((i + j) % 9 === 0) continue; // stays pending, never attempted
+      const failed = (i + j) % 5 === 0;
+      const after: DeliverySummary = {
+        ...v,
+        status: failed ? 'failed' : 'succeeded',
+        attempts: 1,
+        last_attempt_at: at,
+        last_status_code: failed ? 500 : 200,
+        last_error: failed ? `HTTP 500 from wh_${j}` : null,
+        last_duration_ms: 10 + j,
+      };
+      log.recordAttempted(attempt({ delivery_id: id, subscription_id: `wh_${j}`, started_at: at }), after);
+      want.set(id, after);
+    }
+  }
+  return want;
+}
+
+/** What listing and lookup answer, synchronously (no sidecar is written meanwhile): summaries, pages of 7 through every list. */
+function answers(log: HistoryLog, ids: string[]): string {
+  const out: unknown[] = ids.map((id) => log.getDelivery(id) ?? null);
+  const filters = [{}, { subscription_id: 'wh_1' }, { document_id: 'doc_2' }, { event_id: 'evt_40' }];
+  for (const f of filters) {
+    let after: string | undefined;
+    for (;;) {
+      const page = log.listDeliveries({ company_id: 'co_a', ...f }, { limit: 7, starting_after: after });
+      out.push(page);
+      if (!page.has_more) break;
+      after = page.data.at(-1)?.id;
+    }
+  }
+  let from: { ms: number; id: string } | undefined;
+  for (const { d, ms } of log.deliveriesByTime('co_a')) {
+    out.push(d);
+    from ??= { ms, id: d.id };
+  }
+  out.push([...log.deliveriesByTime('co_a', from)].length);
+  return JSON.stringify(out);
+}
+
+const pendingIn = (want: Map<string, DeliverySummary>) => [...want.values()].filter((v) => v.status === 'pending').length;
+
+describe('history log: closed segments keep only what listing needs in memory', () => {
+  it('answers exactly as before once the cold fields are given up, after an attempt on such a delivery, and after a restart', async () => {
+    const { open } = await setup();
+    const { log } = await open();
+    const want = fill(log, 400);
+    const ids = [...want.keys()];
+    const before = answers(log, ids); // the sidecars are still being written: nothing given up yet
+    expect(ids.map((id) => log.getDelivery(id))).toEqual([...want.values()]);
+    await settle(log);
+    const { idx } = internals(log);
+    // In memory: the open segment's deliveries (at most 40), the pending ones and those kept whole.
+    const kept = idx.d.cold.size;
+    expect(kept).toBeLessThanOrEqual(40 + pendingIn(want) + 20);
+    expect(kept).toBeLessThan(want.size / 2);
+    const reads = idx.cold.reads;
+    expect(answers(log, ids)).toBe(before);
+    expect(idx.cold.reads).toBeGreaterThan(reads); // read back from the sidecars
+
+    // A failed delivery of the first segment attempted again: it changes, and only it comes back into memory.
+    const old = want.get('msg_00005') as DeliverySummary;
+    expect(old.status).toBe('failed');
+    const retried = { ...old, status: 'succeeded' as const, attempts: 2, last_status_code: 200, last_error: null };
+    log.recordAttempted(attempt({ delivery_id: old.id, subscription_id: old.subscription_id }), retried);
+    want.set(old.id, retried);
+    expect(log.getDelivery(old.id)).toEqual(retried);
+    expect(idx.d.cold.size).toBe(kept + 1);
+    expect(await log.getAttempts(old.id)).toHaveLength(2);
+    const after = answers(log, ids);
+    expect(after).not.toBe(before);
+    await log.close();
+
+    const reopened = (await open()).log;
+    expect(answers(reopened, ids)).toBe(after);
+    expect(ids.map((id) => reopened.getDelivery(id))).toEqual([...want.values()]);
+    // Loaded from the sidecars: only the open segment's, the pending and the changed deliveries' fields are in memory.
+    expect(internals(reopened).idx.d.cold.size).toBeLessThanOrEqual(kept + 1);
+  });
+
+  it('reads the cold fields from the segment itself when its sidecar is gone or damaged after they were given up', async () => {
+    const { dir, open } = await setup();
+    const { log } = await open();
+    const want = fill(log, 200);
+    const ids = [...want.keys()];
+    const before = answers(log, ids);
+    await settle(log);
+    const sidecars = (await readdir(dir)).filter((f) => f.endsWith('.idx')).sort();
+    expect(sidecars.length).toBeGreaterThanOrEqual(4);
+    await rm(join(dir, sidecars[0]));
+    await writeFile(join(dir, sidecars[1]), 'not an index');
+    internals(log).idx.cold.clear();
+    expect(answers(log, ids)).toBe(before);
+    expect(ids.map((id) => log.getDelivery(id))).toEqual([...want.values()]);
+  });
+
+  it('keeps a pending delivery of a closed segment in memory, and sends it again after a restart from its sidecar', async () => {
+    const { open } = await setup();
+    const { log } = await open();
+    const want = fill(log, 200);
+    await settle(log);
+    const pending = log.pendingDeliveries();
+    expect(pending.map((v) => v.id).sort()).toEqual([...want.values()].filter((v) => v.status === 'pending').map((v) => v.id));
+    const reads = internals(log).idx.cold.reads;
+    log.pendingDeliveries();
+    expect(internals(log).idx.cold.reads).toBe(reads); // none read back: they never left memory
+    await log.close();
+    const reopened = (await open()).log;
+    const byId = (a: DeliverySummary, b: DeliverySummary) => a.id.localeCompare(b.id);
+    expect(reopened.pendingDeliveries().sort(byId)).toEqual(pending.sort(byId)); // in slot order, which a reload may change
+  });
+});
