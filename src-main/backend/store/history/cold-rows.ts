@@ -13,17 +13,23 @@ import type { Interner } from './interner.js';
 
 /**
  * A slot's `cold` entry (DeliveryTable.c.cold): >= 0 a row of ColdRows; NO_ROW none (a
- * free slot); EVICTED - k: row k of its base segment's sidecar.
+ * free slot); EVICTED - k: row k of its base segment's sidecar. Its `aHead` the same way:
+ * >= 0 a chain of the LocPool, -1 none, EVICTED - k: row k's attempts in that sidecar.
  */
 export const NO_ROW = -1;
 const EVICTED = -2;
 export const evictedRef = (k: number): number => EVICTED - k;
 export const sidecarRowOf = (ref: number): number => EVICTED - ref;
 
-/** A closed segment's cold fields as its sidecar holds them: its rows and their string table. */
+/** A closed segment's cold fields as its sidecar holds them: its rows and their string table, and each row's attempt locations. */
 export interface ColdSource {
   rows: ColdColumns;
   strings: (string | null)[];
+  /** Row k's attempts are entries aFirst[k] to aFirst[k + 1] of aOff/aLen/aItem (item -1: none), all in that segment. */
+  aFirst: Int32Array;
+  aOff: Float64Array;
+  aLen: Int32Array;
+  aItem: Int32Array;
 }
 
 export class ColdRows {

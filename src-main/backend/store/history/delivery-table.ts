@@ -166,9 +166,9 @@ export class DeliveryTable {
   }
 
   /**
-   * Gives up the cold rows of the deliveries based in segment `segId` whose fields are
-   * exactly row k of `src`, its sidecar just written (rows in sidecar order, their ids
-   * in `ids`): they are read back from there from now on. A pending delivery (it will
+   * Gives up the cold rows (and attempt chains) of the deliveries based in segment `segId`
+   * whose fields are exactly row k of `src`, its sidecar just written (rows in sidecar
+   * order, their ids in `ids`): they are read back from there from now on. A pending delivery (it will
    * change), one kept whole or one changed since keeps its row. Returns how many gave theirs up.
    */
   evict(segId: number, src: ColdSource, ids: IdBytes): number {
@@ -181,6 +181,11 @@ export class DeliveryTable {
       if (!this.cold.same(c.cold[s], src, k)) continue;
       this.cold.release(c.cold[s]);
       c.cold[s] = evictedRef(k);
+      // Its attempts too, when they are all the sidecar's (none was made in a later segment).
+      if (c.aHead[s] >= 0 && this.pool.sameAs(c.aHead[s], segId, src, k)) {
+        this.pool.freeChain(c.aHead[s]);
+        c.aHead[s] = evictedRef(k);
+      }
       n++;
     }
     return n;
@@ -233,7 +238,7 @@ export class DeliveryTable {
 
   /** addAttempt without a Loc object (the sidecar's bulk path); item -1: none. */
   addAttemptAt(s: number, segId: number, off: number, len: number, item: number): void {
-    const head = this.c.aHead[s];
+    const head = this.attemptHead(s);
     const n = this.pool.append(this.pool.last(head), segId, off, len, item);
     if (head < 0) this.c.aHead[s] = n;
   }
@@ -245,13 +250,17 @@ export class DeliveryTable {
     for (const loc of locs) this.addAttempt(s, loc);
   }
 
+  /** The first node of the slot's attempt chain (-1: none), made from its segment's sidecar first if its attempts are there. */
   attemptHead(s: number): number {
-    return this.c.aHead[s];
+    const head = this.c.aHead[s];
+    if (head >= -1) return head;
+    const segId = this.c.baseSeg[s];
+    return (this.c.aHead[s] = this.pool.chainFrom(this.coldSource(segId), sidecarRowOf(head), segId));
   }
 
   /** The last attempt node: changes whenever an attempt is added or the chain replaced. */
   attemptTail(s: number): number {
-    return this.pool.last(this.c.aHead[s]);
+    return this.pool.last(this.attemptHead(s));
   }
 
   private swapOrNull(old: number, value: string | null): number {

@@ -130,6 +130,7 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
   }
   const slots = idx.d.importRows(data.rows, bulk, ids, seg.id, strMap, evtMap);
   bulk.forEach((k, j) => {
+    if (idx.d.c.aHead[slots[j]] !== -1) return; // left in the sidecar (import-rows.ts)
     for (let a = aFirst[k]; a < aFirst[k + 1]; a++) idx.d.addAttemptAt(slots[j], seg.id, data.aOff[a], data.aLen[a], data.aItem[a]);
   });
   for (const k of one) {
