@@ -118,7 +118,8 @@ export class DeliveryTable {
     c.doc[s] = this.swapOrNull(c.doc[s], v.document_id === null ? null : String(v.document_id));
     // Every cold field is written below: one kept in the sidecar need not be read first.
     if (c.cold[s] < 0) c.cold[s] = this.cold.alloc();
-    const [k, r] = [this.cold.k, c.cold[s]];
+    const k = this.cold.k;
+    const r = c.cold[s];
     const shape = shapeOf(v);
     if (shape === undefined || !numbers(v)) {
       k.type[r] = this.swapOrNull(k.type[r], null);
@@ -167,17 +168,18 @@ export class DeliveryTable {
 
   /**
    * Gives up the cold rows (and attempt chains) of the deliveries based in segment `segId`
-   * whose fields are exactly row k of `src`, its sidecar just written (rows in sidecar
-   * order, their ids in `ids`): they are read back from there from now on. A pending delivery (it will
-   * change), one kept whole or one changed since keeps its row. Returns how many gave theirs up.
+   * whose fields are exactly row k of `src`, its sidecar just written (`slots[k]`: row k's
+   * slot when it was taken; one whose base is still `segId` is still that delivery, since
+   * nothing can be based in a closed segment any more): they are read back from there
+   * from now on. A pending delivery (it will change), one kept whole or one changed since
+   * keeps its own. Returns how many gave theirs up.
    */
-  evict(segId: number, src: ColdSource, ids: IdBytes): number {
+  evict(segId: number, src: ColdSource, slots: number[]): number {
     const { c } = this;
     let n = 0;
-    for (let k = 0; k < ids.len.length; k++) {
-      if (ids.len[k] < 0) continue;
-      const s = this.ids.getBytes(ids.bytes, ids.at[k], ids.len[k]);
-      if (s === undefined || c.baseSeg[s] !== segId || c.cold[s] < 0 || c.status[s] === 0 || this.odd.has(s)) continue;
+    for (let k = 0; k < slots.length; k++) {
+      const s = slots[k];
+      if (!this.ids.has(s) || c.baseSeg[s] !== segId || c.cold[s] < 0 || c.status[s] === 0 || this.odd.has(s)) continue;
       if (!this.cold.same(c.cold[s], src, k)) continue;
       this.cold.release(c.cold[s]);
       c.cold[s] = evictedRef(k);

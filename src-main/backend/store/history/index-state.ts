@@ -6,7 +6,9 @@
 // Compact by design (docs/storage.md, "Memory"): summaries live in typed columns with
 // interned strings (delivery-table.ts, event-table.ts), lists hold record numbers, and
 // attempt locations are chains in one pool (loc-pool.ts): about 220 bytes a delivery,
-// 370 when each has an event of its own (docs/storage.md; bench/index-memory.ts).
+// 370 when each has an event of its own (docs/storage.md; bench/index-memory.ts); a
+// closed segment's deliveries leave what listing does not need in its sidecar
+// (cold-rows.ts), ~70 bytes less.
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
 import { sidecarRowOf } from './cold-rows.js';
 import { ColdSources } from './cold-source.js';

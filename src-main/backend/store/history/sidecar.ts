@@ -58,14 +58,9 @@ async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedR
   return putSidecar(segmentPath, snap.data);
 }
 
-/** The deliveries of segment `segId` give up the cold fields its sidecar `data`, just written, holds as they are (cold-rows.ts). */
-function evictSegment(idx: HistoryIndex, segId: number, data: SidecarData): void {
-  const at = new Float64Array(data.idLen.length);
-  for (let k = 0, next = 0; k < at.length; k++) {
-    at[k] = next;
-    next += Math.max(0, data.idLen[k]);
-  }
-  idx.d.evict(segId, coldSourceOf(data), { bytes: data.idBytes, at, len: data.idLen });
+/** The deliveries of segment `segId` give up the cold fields its sidecar `data`, just written, holds as they are (cold-rows.ts); `slots`: its rows' slots. */
+function evictSegment(idx: HistoryIndex, segId: number, data: SidecarData, slots: number[]): void {
+  idx.d.evict(segId, coldSourceOf(data), slots);
 }
 
 /** Writes the sidecar; false if its segment was dropped meanwhile (the sidecar is not kept then). */
@@ -226,7 +221,7 @@ export class SidecarQueue {
       try {
         await this.writtenOut();
         if (!snap) return await writeSidecar(path, id);
-        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, snap.data);
+        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, snap.data, snap.slots);
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
