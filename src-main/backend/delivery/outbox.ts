@@ -120,6 +120,7 @@ export class Outbox {
     store.pendingEvents.insert({ id, company_id, type, timestamp, document_id, body });
     const work: OutboxWork[] = [];
     const rows: PendingRow[] = [];
+    const summaries: DeliverySummary[] = [];
     for (const sub of targets) {
       const row: PendingRow = {
         id: newId('msg'),
@@ -130,10 +131,11 @@ export class Outbox {
         document_id,
         created_at: timestamp,
       };
-      history.recordDelivery(summaryOf(row, sub.url, 0, now));
+      summaries.push(summaryOf(row, sub.url, 0, now));
       rows.push(row);
       work.push({ row, attempts: 0, dueAt: now });
     }
+    history.recordDeliveries(summaries); // written from one template: they differ in id, subscription and url only
     owed.addEvent(id, rows.slice()); // the set ends its rows in its own array; the caller keeps this one
     store.whenDurable(() => this.listener?.added(work));
     return { event_id: id, deliveries: rows };

@@ -36,6 +36,8 @@ export class Attempt implements Exchange {
   private status = 0;
   private headers = NO_HEADERS;
   private chunks: Buffer[] | null = null;
+  /** The body's text when it came whole in one read (onBody). */
+  private text: string | null = null;
   private size = 0;
 
   constructor(
@@ -64,12 +66,14 @@ export class Attempt implements Exchange {
     this.headers = headers;
   }
 
-  onBody(buf: Buffer, start: number, end: number): boolean {
+  onBody(buf: Buffer, start: number, end: number, last: boolean): boolean {
     if (this.done) return false;
     const room = this.limit - this.size;
     const n = Math.min(end - start, room);
-    // The read buffer is the client's, reused: keep a copy.
-    if (n > 0) {
+    // A whole body in one read (the usual small answer): its text at once, no copy kept first.
+    if (n > 0 && last && n === end - start && this.chunks === null) this.text = buf.toString('utf8', start, end);
+    else if (n > 0) {
+      // The read buffer is the client's, reused: keep a copy.
       const copy = Buffer.allocUnsafe(n);
       buf.copy(copy, 0, start, start + n);
       (this.chunks ??= []).push(copy);
@@ -97,7 +101,7 @@ export class Attempt implements Exchange {
 
   private respond(truncated: boolean): void {
     const c = this.chunks;
-    const text = c === null ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
+    const text = this.text ?? (c === null ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8'));
     this.finish({
       durationMs: this.elapsed(),
       response: { status: this.status, headers: this.headers, body: text, truncated },

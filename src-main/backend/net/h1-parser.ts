@@ -12,21 +12,21 @@
 // bytes are handed on at once (the handler copies what it keeps) and only an unfinished
 // line is kept, as a latin1 string.
 
+import { CLOSE, KEEP_ALIVE, chunkedLast, connectionTokens, contentLength, fail, keepAliveHint } from './h1-fields.js';
+import { nameAt, valueAt } from './h1-names.js';
+
+export { H1ParseError } from './h1-fields.js';
+
 /** Status line plus headers, and separately the trailers, at most this many bytes (Node's and undici's default). */
 export const MAX_HEAD_BYTES = 16 * 1024;
 /** A chunk-size line (with its extensions) at most this long. */
 const MAX_CHUNK_LINE = 1024;
 
-export class H1ParseError extends Error {
-  override name = 'H1ParseError';
-  readonly code = 'HPE_INVALID';
-}
-
 export interface ResponseHandler {
   /** The final (non-informational) status and headers: names in lower case, repeated ones joined with ", ". */
   onHead(status: number, headers: Record<string, string>): void;
-  /** Body bytes `buf[start, end)`; the buffer is reused after the call. Returns false to stop reading. */
-  onBody(buf: Buffer, start: number, end: number): boolean;
+  /** Body bytes `buf[start, end)`; the buffer is reused after the call. `last`: the body ends with them. Returns false to stop reading. */
+  onBody(buf: Buffer, start: number, end: number, last: boolean): boolean;
 }
 
 const STATUS = 0;
@@ -41,25 +41,9 @@ const DONE = 8;
 const STOPPED = 9;
 
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: [^\x00-\x08\x0a-\x1f\x7f]*)?$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** The last status line matched, and what it said (none at first). */
+let lastStatus: { line: string | undefined; http11: boolean; status: number } = { line: undefined, http11: true, status: 0 };
 const CHUNK_LINE = /^([0-9A-Fa-f]{1,13})[ \t]*(?:;.*)?$/;
-/** Header names seen, as sent -> lower case (valid tokens only), at most MAX_NAMES of them. */
-const NAMES = new Map<string, string>();
-const MAX_NAMES = 512;
-const fail = (why: string): never => {
-  throw new H1ParseError(`invalid HTTP response: ${why}`);
-};
-
-/** `s` without leading and trailing spaces and tabs (String#trim would also take latin1's no-break space). */
-function trimOws(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && (s.charCodeAt(a) === 32 || s.charCodeAt(a) === 9)) a++;
-  while (b > a && (s.charCodeAt(b - 1) === 32 || s.charCodeAt(b - 1) === 9)) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
-
 export class ResponseParser {
   private state = STATUS;
   private partial = '';
@@ -126,12 +110,12 @@ export class ResponseParser {
       if (state === LENGTH || state === CHUNK_DATA) {
         const n = Math.min(end - p, this.remaining);
         this.remaining -= n;
-        const more = this.handler!.onBody(buf, p, p + n);
+        const more = this.handler!.onBody(buf, p, p + n, state === LENGTH && this.remaining === 0);
         p += n;
         if (!more) return void (this.state = STOPPED);
         if (this.remaining === 0) this.state = state === LENGTH ? DONE : CHUNK_END;
       } else if (state === TO_CLOSE) {
-        if (!this.handler!.onBody(buf, p, end)) this.state = STOPPED;
+        if (!this.handler!.onBody(buf, p, end, false)) this.state = STOPPED;
         return;
       } else if (state === DONE) {
         // Nothing was asked for after this response: it stands, the connection does not.
@@ -158,6 +142,15 @@ export class ResponseParser {
       this.partial += buf.toString('latin1', p, end);
       return end;
     }
+    // A header line whole in this read (the usual case): read from the bytes, no line string made.
+    if (this.state === HEADER && this.partial.length === 0) {
+      if (lf === p || buf[lf - 1] !== 13) fail('a line ends without CR');
+      this.headBytes += this.lineBytes;
+      this.lineBytes = 0;
+      if (lf - 1 === p) this.endHead();
+      else this.headerAt(buf, p, lf - 1, false);
+      return stop;
+    }
     let line = buf.toString('latin1', p, lf);
     if (this.partial.length > 0) {
       line = this.partial + line;
@@ -173,10 +166,14 @@ export class ResponseParser {
   private line(line: string): void {
     switch (this.state) {
       case STATUS: {
-        const m = STATUS_LINE.exec(line);
-        if (!m) fail(`bad status line "${line.slice(0, 40)}"`);
-        this.http11 = m![1] === '1';
-        this.status = Number(m![2]);
+        // The same status line as the last one read (the usual case) is not matched again.
+        if (line !== lastStatus.line) {
+          const m = STATUS_LINE.exec(line);
+          if (!m) fail(`bad status line "${line.slice(0, 40)}"`);
+          lastStatus = { line, http11: m![1] === '1', status: Number(m![2]) };
+        }
+        this.http11 = lastStatus.http11;
+        this.status = lastStatus.status;
         this.state = HEADER;
         return;
       }
@@ -204,29 +201,37 @@ export class ResponseParser {
     }
   }
 
+  /** A header line put together from pieces of several reads (or a trailer): read as bytes too. */
   private header(line: string, trailer: boolean): void {
-    const first = line.charCodeAt(0);
+    const b = Buffer.from(line, 'latin1');
+    this.headerAt(b, 0, b.length, trailer);
+  }
+
+  /** The header line buf[p, e) (no CR LF), read from the bytes: a string made only for a name or value not seen just before. */
+  private headerAt(buf: Buffer, p: number, e: number, trailer: boolean): void {
+    const first = buf[p];
     if (first === 32 || first === 9) fail('folded header line');
-    const colon = line.indexOf(':');
-    const raw = colon > 0 ? line.slice(0, colon) : '';
-    // An endpoint sends the same few names on every answer: each is checked and lower-cased once.
-    let key = NAMES.get(raw);
-    if (key === undefined) {
-      if (!TOKEN.test(raw)) fail('bad header name');
-      key = raw.toLowerCase();
-      if (NAMES.size < MAX_NAMES) NAMES.set(raw, key);
-    }
+    let colon = p;
+    while (colon < e && buf[colon] !== 0x3a) colon++;
+    if (colon === p || colon === e) fail('bad header name');
+    // An endpoint sends the same few names on every answer: each is checked and lower-cased once (h1-names.ts).
+    const name = nameAt(buf, p, colon);
+    const key = name.key;
     let a = colon + 1;
-    let b = line.length;
-    while (a < b && (line.charCodeAt(a) === 32 || line.charCodeAt(a) === 9)) a++;
-    while (b > a && (line.charCodeAt(b - 1) === 32 || line.charCodeAt(b - 1) === 9)) b--;
-    const value = line.slice(a, b);
-    if (BAD_VALUE.test(value)) fail(`control character in header "${raw}"`);
+    let b = e;
+    while (a < b && (buf[a] === 32 || buf[a] === 9)) a++;
+    while (b > a && (buf[b - 1] === 32 || buf[b - 1] === 9)) b--;
+    for (let i = a; i < b; i++) {
+      const c = buf[i];
+      // BAD_VALUE: a control character other than tab, or DEL.
+      if ((c < 0x20 && c !== 9) || c === 0x7f) fail(`control character in header "${name.raw}"`);
+    }
     if (trailer) return;
+    const value = valueAt(name, buf, a, b);
     if (key === 'content-length') this.contentLength(value);
     else if (key === 'transfer-encoding') this.transferEncoding(value);
     else if (key === 'connection') this.connection(value);
-    else if (key === 'keep-alive') this.keepAliveHint(value);
+    else if (key === 'keep-alive') this.keepAliveMs = keepAliveHint(value, this.keepAliveMs);
     else if (key === '__proto__') return;
     // A plain object (the history's compact attempt encoding needs one): `constructor` or `toString` is read as its own.
     const had = Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
@@ -234,32 +239,19 @@ export class ResponseParser {
   }
 
   private contentLength(value: string): void {
-    if (!/^\d{1,15}$/.test(value)) fail('bad content-length');
-    const n = Number(value);
-    if (this.length !== -1 && this.length !== n) fail('conflicting content-length');
-    this.length = n;
+    this.length = contentLength(value, this.length);
   }
 
   private transferEncoding(value: string): void {
-    const codings = value.toLowerCase().split(',');
-    const last = trimOws(codings[codings.length - 1]);
     if (this.chunked) fail('chunked applied twice');
-    this.chunked = last === 'chunked';
+    this.chunked = chunkedLast(value);
     this.otherCoding = !this.chunked;
-    for (let i = 0; i < codings.length - 1; i++) if (trimOws(codings[i]) === 'chunked') fail('chunked is not the last coding');
   }
 
   private connection(value: string): void {
-    for (const token of value.toLowerCase().split(',')) {
-      const t = trimOws(token);
-      if (t === 'close') this.close = true;
-      else if (t === 'keep-alive') this.keepAliveHeader = true;
-    }
-  }
-
-  private keepAliveHint(value: string): void {
-    const m = /(?:^|[\s,])timeout\s*=\s*(\d{1,6})/i.exec(value);
-    if (m) this.keepAliveMs = Number(m[1]) * 1000;
+    const t = connectionTokens(value);
+    if (t & CLOSE) this.close = true;
+    if (t & KEEP_ALIVE) this.keepAliveHeader = true;
   }
 
   private endHead(): void {

@@ -5,15 +5,15 @@
 // (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
 // attempt details and event bodies stay on disk, read back by location when asked for;
 // closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
-// Durability: flush() makes everything appended before it durable (write + fdatasync); records are also
-// written within a few ms without it. At open, a torn last line (crash mid-write) is cut off and the last
-// segment appended to; damaged lines are skipped. Retention: history/retention.ts. Attempts before their
-// delivery's first summary: history/orphans.ts. Records after close() are ignored.
+// Durability: flush() makes everything appended before it durable (write + fdatasync); records are also written within a
+// few ms without it. At open, a torn last line (crash mid-write) is cut off and the last segment appended to; damaged lines
+// are skipped. Retention: history/retention.ts. Attempts before their delivery's first summary: history/orphans.ts.
+// Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary } from './history-types.js';
 import type { HistoryLog, HistoryLogOptions, HistoryMark } from './history-types.js';
 import { attemptChange, eventLine, parseEventBody } from './history/records.js';
-import { deliveryBaseBytes } from './history/summary-bytes.js';
+import { FanoutLines } from './history/summary-bytes.js';
 import type { LineBytes } from './history/line-bytes.js';
 import { keepsEventId, type LineChange } from './history/attempt-bytes.js';
 import { OrphanAttempts } from './history/orphans.js';
@@ -50,6 +50,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private readonly orphans = new OrphanAttempts();
   /** Event bodies an attempt line may refer to instead of repeating them (history/body-refs.ts). */
   private readonly bodies = new RecentBodies((id) => this.idx.eventLoc(id));
+  private readonly fanout = new FanoutLines(); // base lines of one call's deliveries of an event
   private readonly known = new KnownForeign(); // the current segment's lines about older segments' deliveries, for its sidecar
   private retaining: Promise<void> | null = null;
   private retainPausedUntil = 0;
@@ -90,9 +91,7 @@ class SegmentedHistoryLog implements HistoryLog {
     return loaded.warnings;
   }
 
-  mark(): HistoryMark {
-    return { segment: this.cur.id, size: this.cur.size };
-  }
+  mark = (): HistoryMark => ({ segment: this.cur.id, size: this.cur.size });
 
   async rollback(mark: HistoryMark): Promise<void> {
     if (this.state !== 'open') return;
@@ -118,16 +117,27 @@ class SegmentedHistoryLog implements HistoryLog {
     this.bodies.remember(event.id, body, loc, field);
   }
 
-  recordDelivery(v: DeliverySummary): void {
+  recordDelivery = (v: DeliverySummary): void => this.recordDeliveries([v]);
+
+  recordDeliveries(vs: readonly DeliverySummary[]): void {
     if (!this.writable()) return;
-    const existing = this.idx.d.slot(v.id);
-    if (existing !== undefined) return this.changeSummary(existing, v);
-    if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
-    const seq = this.nextDeliverySeq++;
-    const loc = this.append(deliveryBaseBytes(seq, v));
-    loc.seg.created++;
-    const slot = this.idx.addDelivery(seq, v, loc.seg);
-    for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
+    const lines = this.fanout.reset();
+    let like = -1; // the slot of the delivery whose line is the template (FanoutLines)
+    for (const v of vs) {
+      const existing = this.idx.d.slot(v.id);
+      if (existing !== undefined) {
+        if (existing === like) like = -1; // its row changes: the next are indexed from their own values
+        this.changeSummary(existing, v);
+        continue;
+      }
+      if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
+      const seq = this.nextDeliverySeq++;
+      const loc = this.append(lines.line(seq, v));
+      loc.seg.created++;
+      const slot = this.idx.addDelivery(seq, v, loc.seg, lines.copied ? like : -1);
+      if (!lines.copied) like = lines.ready ? slot : -1;
+      for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
+    }
     this.maybeRetain();
   }
 
@@ -175,9 +185,7 @@ class SegmentedHistoryLog implements HistoryLog {
     return line === undefined ? undefined : parseEventBody(line);
   }
 
-  eventsForDocument(companyId: string, documentId: string): EventSummary[] {
-    return this.idx.eventsForDocument(companyId, documentId);
-  }
+  eventsForDocument = (companyId: string, documentId: string): EventSummary[] => this.idx.eventsForDocument(companyId, documentId);
 
   flush = (): Promise<void> => this.whenWritable(() => this.writer.flush());
   writeOut = (): Promise<void> => this.whenWritable(() => this.writer.writeOut());

@@ -89,6 +89,11 @@ export interface HistoryLog extends UndoableLog {
   recordEvent(event: EventSummary, body: string): void;
   /** Inserts or replaces a delivery's summary (on creation, after each attempt, when it ends). */
   recordDelivery(delivery: DeliverySummary): void;
+  /**
+   * recordDelivery of each, in order; new deliveries that differ from the one before only
+   * in their id, subscription and url (one event's fan-out) are written from it.
+   */
+  recordDeliveries(deliveries: readonly DeliverySummary[]): void;
   recordAttempt(attempt: AttemptRecord): void;
   /**
    * An ended attempt and the delivery's summary after it: recordAttempt(attempt) then

@@ -12,11 +12,14 @@ interface Parsed {
   done: boolean;
   keepAlive: boolean;
   error?: string;
+  /** How much body had come when a piece was marked the last (-1: never), and how many were. */
+  lastAt: number;
+  lastMarks: number;
 }
 
 /** Feeds `pieces` through one shared buffer that is scribbled over between reads. */
 function parse(pieces: string[], opts: { close?: boolean; limit?: number } = {}): Parsed {
-  const out: Parsed = { status: 0, headers: {}, body: '', done: false, keepAlive: false, error: undefined };
+  const out: Parsed = { status: 0, headers: {}, body: '', done: false, keepAlive: false, error: undefined, lastAt: -1, lastMarks: 0 };
   const shared = Buffer.alloc(64 * 1024);
   let kept = 0;
   const parser = new ResponseParser();
@@ -25,9 +28,13 @@ function parse(pieces: string[], opts: { close?: boolean; limit?: number } = {})
       out.status = status;
       out.headers = headers;
     },
-    onBody(buf, start, end) {
+    onBody(buf, start, end, last) {
       out.body += buf.toString('latin1', start, end);
       kept += end - start;
+      if (last) {
+        out.lastAt = out.body.length;
+        out.lastMarks++;
+      }
       return opts.limit === undefined || kept <= opts.limit;
     },
   });
@@ -69,6 +76,9 @@ describe('the delivery client response parser', () => {
       done: true,
       keepAlive: true,
       error: undefined,
+      // The piece that ends a content-length body says so (the client then decodes a one-piece body at once).
+      lastAt: 5,
+      lastMarks: 1,
     });
     // Headers come as a plain record of strings: only then does the history log store the attempt compactly.
     expect(isStringRecord(parse([raw]).headers)).toBe(true);
@@ -89,7 +99,7 @@ describe('the delivery client response parser', () => {
 
   it('reads a chunked body with extensions and trailers, split at every byte', () => {
     const raw = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n';
-    expectSame(raw, { status: 200, body: 'hello, world', done: true, keepAlive: true, error: undefined });
+    expectSame(raw, { status: 200, body: 'hello, world', done: true, keepAlive: true, error: undefined, lastMarks: 0 });
     expect(parse([raw]).headers['x-trailer']).toBeUndefined();
   });
 
@@ -174,6 +184,23 @@ describe('the delivery client response parser', () => {
       ['HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n', /101/],
     ];
     for (const [raw, why] of bad) for (const got of everySplit(raw)) expect(got.error, JSON.stringify(raw)).toMatch(why);
+  });
+
+  it('reads each answer afresh while it remembers the names and values it read before', () => {
+    // What the parser keeps from one answer (h1-names.ts, the last status line, header values) never changes the next.
+    const answer = (date: string, len: string, extra = '') =>
+      `HTTP/1.1 200 OK\r\nDate: ${date}\r\nContent-Length: ${len}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=7\r\n${extra}\r\n`;
+    const one = parse([answer('Mon, 1', '2') + 'ok']);
+    expect(one).toMatchObject({ status: 200, headers: { date: 'Mon, 1', 'content-length': '2' }, body: 'ok', keepAlive: true });
+    const two = parse([answer('Mon, 2', '3', 'X-A: b\r\n') + 'yes']);
+    expect(two).toMatchObject({ headers: { date: 'Mon, 2', 'content-length': '3', 'x-a': 'b' }, body: 'yes' });
+    expect(Object.keys(two.headers)).toEqual(['date', 'content-length', 'connection', 'keep-alive', 'x-a']);
+    // An empty value, or an empty status line, right after good ones is still refused.
+    expect(parse([answer('Mon, 2', '')]).error).toMatch(/bad content-length/);
+    expect(parse([answer('Mon, 2', '2')]).error).toBeUndefined();
+    expect(parse(['\r\n\r\n']).error).toMatch(/bad status line/);
+    // The same name in another case is its own line as sent, with the same lower-case key.
+    expect(parse(['HTTP/1.1 204 No Content\r\nx-a: 1\r\nX-A: 2\r\n\r\n']).headers).toEqual({ 'x-a': '1, 2' });
   });
 
   it('keeps a response followed by bytes nobody asked for, but not its connection', () => {

@@ -4,7 +4,7 @@
 // engine's summaries, odd shapes and generated values.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { deliveryBaseBytes, writeSummary } from '../../../src-main/backend/store/history/summary-bytes.js';
+import { deliveryBaseBytes, FanoutLines, writeSummary } from '../../../src-main/backend/store/history/summary-bytes.js';
 import { decodeSummary, encodeSummary } from '../../../src-main/backend/store/history/compact.js';
 import { LineBytes } from '../../../src-main/backend/store/history/line-bytes.js';
 import type { DeliverySummary } from '../../../src-main/backend/store/history-types.js';
@@ -70,5 +70,70 @@ describe('delivery base lines in bytes', () => {
     out.ascii('<');
     writeSummary(out, { ...delivery(), url: undefined } as unknown as DeliverySummary);
     expect(out.text()).toBe('<' + encodeSummary({ ...delivery(), url: undefined } as unknown as DeliverySummary));
+  });
+
+  it('of a fan-out, written from its first, are the text encoder`s bytes, and copied only for summaries that differ in id, subscription and url (property)', () => {
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 90 }), fc.string({ maxLength: 120 }), fc.constant('"\\\u0000'));
+    const value = fc.oneof(text, fc.constant(null), fc.integer(), fc.double(), fc.constant(-0), fc.constantFrom(undefined, { k: 'v' }));
+    const keys = Object.keys(delivery());
+    const own = new Set(['id', 'subscription_id', 'url']);
+    // Each next summary: the first's with its own three strings, perhaps one other value changed, perhaps a later key.
+    const next = fc.record({
+      id: text,
+      sub: text,
+      url: text,
+      change: fc.option(fc.tuple(fc.nat(keys.length - 1), value)),
+      extra: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(keys.length - 1), value), { maxLength: 3 }),
+        fc.array(next, { maxLength: 8 }),
+        fc.nat(),
+        (firstChanges, rest, seq0) => {
+          const first: Record<string, unknown> = { ...delivery() };
+          for (const [i, v] of firstChanges) first[keys[i]] = v;
+          const lines = new FanoutLines().reset();
+          const all = [
+            first,
+            ...rest.map((r) => {
+              const d: Record<string, unknown> = { ...first, id: r.id, subscription_id: r.sub, url: r.url };
+              if (r.change) d[keys[r.change[0]]] = r.change[1];
+              if (r.extra) d.imported = true;
+              return d;
+            }),
+          ] as unknown as DeliverySummary[];
+          let template: DeliverySummary | null = null;
+          all.forEach((d, k) => {
+            const out = lines.line(seq0 + k, d);
+            expect(Buffer.from(out.buf.subarray(0, out.n)).toString('utf8')).toBe(textLine(seq0 + k, d));
+            // Copied exactly when d has the template's values (and keys) but for the three strings.
+            const t = template as Record<string, unknown> | null;
+            const same =
+              t !== null &&
+              JSON.stringify(Object.keys(d)) === JSON.stringify(keys) &&
+              keys.every((key) =>
+                own.has(key)
+                  ? typeof (d as unknown as Record<string, unknown>)[key] === 'string'
+                  : Object.is((d as unknown as Record<string, unknown>)[key], t[key]),
+              );
+            expect(lines.copied).toBe(same);
+            if (!lines.copied) template = lines.ready ? d : null;
+          });
+        },
+      ),
+      { seed: 11, numRuns: 400 },
+    );
+  });
+
+  it('of a fan-out keep the first`s values, not its object: changing it later is not copied', () => {
+    const lines = new FanoutLines().reset();
+    const first = delivery({ id: 'msg_a', next_attempt_at: 5 });
+    lines.line(1, first);
+    first.status = 'failed'; // a caller's object changed after its line was written
+    const d = delivery({ id: 'msg_b', subscription_id: 'wh_2', url: 'http://h/2', next_attempt_at: 5 });
+    const out = lines.line(2, d);
+    expect(lines.copied).toBe(true);
+    expect(Buffer.from(out.buf.subarray(0, out.n)).toString('utf8')).toBe(textLine(2, d));
   });
 });

@@ -27,6 +27,7 @@ import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
 import { IdTable, type IdBytes } from './id-table.js';
 import { importRows } from './import-rows.js';
+import { insertLike } from './insert-like.js';
 import { RowCompare } from './row-compare.js';
 
 /** The hot columns (delivery-row.ts) and, per slot, where its cold fields are (cold-rows.ts). */
@@ -94,6 +95,12 @@ export class DeliveryTable {
     this.c.cold[s] = this.cold.alloc();
     this.write(s, v);
     return s;
+  }
+
+  /** insert() of a summary with slot `from`'s values but for its id, subscription and url (insert-like.ts). */
+  insertLike(seq: number, v: DeliverySummary, segId: number, from: number): number {
+    if (this.c.cold[from] < 0 || !this.isUsual(from)) return this.insert(seq, v, segId);
+    return insertLike(this, this.strs, this.eventIds, seq, v, segId, from);
   }
 
   /**

@@ -61,8 +61,9 @@ export class HistoryIndex {
   }
 
   /** A new delivery (while listing: with the highest seq so far). */
-  addDelivery(seq: number, v: DeliverySummary, seg: Segment): number {
-    const s = this.d.insert(seq, v, seg.id);
+  addDelivery(seq: number, v: DeliverySummary, seg: Segment, like = -1): number {
+    // `like`: a slot whose values v has but for its id, subscription and url (delivery-table.ts insertLike).
+    const s = like >= 0 ? this.d.insertLike(seq, v, seg.id, like) : this.d.insert(seq, v, seg.id);
     if (this.listing) {
       this.listDelivery(s, (lists, key) => lists.push(key, s));
       this.times.add(this.d.c.company[s], s);

@@ -147,4 +147,11 @@ export class LineBytes {
   bool(b: boolean): void {
     this.ascii(b ? 'true' : 'false');
   }
+
+  /** Bytes already encoded (`src[from..to]`). */
+  bytes(src: Uint8Array, from: number, to: number): void {
+    this.room(to - from);
+    this.buf.set(src.subarray(from, to), this.n);
+    this.n += to - from;
+  }
 }

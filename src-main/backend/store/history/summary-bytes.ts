@@ -7,7 +7,7 @@ import { SUMMARY_KEYS, type DeliverySummary } from '../history-types.js';
 import { lineBuffer } from './attempt-bytes.js';
 import { extrasJson, hasKeys, isPlain } from './compact.js';
 import { jsonValue } from './json-text.js';
-import type { LineBytes } from './line-bytes.js';
+import { LineBytes } from './line-bytes.js';
 
 /**
  * Writes compact.ts encodeSummary(d): the summary's values as a JSON array in
@@ -33,16 +33,21 @@ function writeValues(out: LineBytes, d: DeliverySummary): boolean {
   out.byte(0x5b);
   for (let i = 0; i < SUMMARY_KEYS.length; i++) {
     if (i > 0) out.byte(0x2c);
-    const v: unknown = d[SUMMARY_KEYS[i]];
-    if (typeof v === 'string') out.str(v);
-    else if (typeof v === 'number' && Number.isFinite(v)) out.num(v);
-    else if (v === null) out.ascii('null');
-    else if (typeof v === 'boolean') out.bool(v);
-    else {
-      const json = jsonValue(v);
-      if (json === undefined) return false;
-      out.utf8(json);
-    }
+    if (!writeValue(out, d[SUMMARY_KEYS[i]])) return false;
+  }
+  return true;
+}
+
+/** One value's JSON; false (nothing written) for one JSON leaves out. */
+function writeValue(out: LineBytes, v: unknown): boolean {
+  if (typeof v === 'string') out.str(v);
+  else if (typeof v === 'number' && Number.isFinite(v)) out.num(v);
+  else if (v === null) out.ascii('null');
+  else if (typeof v === 'boolean') out.bool(v);
+  else {
+    const json = jsonValue(v);
+    if (json === undefined) return false;
+    out.utf8(json);
   }
   return true;
 }
@@ -65,4 +70,95 @@ export function writeBaseOpening(out: LineBytes, seq: number, d: DeliverySummary
   out.num(seq);
   out.ascii(',"c":1,"w":');
   writeSummary(out, d);
+}
+
+/** The fields a fan-out's deliveries differ in (an event's deliveries to its subscriptions): their places in SUMMARY_KEYS. */
+const OWN = [0, 3, 6] as const satisfies readonly number[];
+const SHARED = SUMMARY_KEYS.filter((_, i) => !(OWN as readonly number[]).includes(i));
+
+/**
+ * The base lines of deliveries that differ only in their id, subscription and url (one
+ * event's fan-out, outbox.ts): the first is written value by value and the bytes between
+ * those three values are kept, so each next one writes its three strings and copies the
+ * rest (the same bytes deliveryBaseBytes gives). `like` says whether a summary may.
+ */
+export class FanoutLines {
+  /** The template's values at SHARED (copied: a caller may change its object later), or null: none. */
+  private shared: unknown[] | null = null;
+  /** The bytes after the id, after the subscription and after the url, one after the other; `cut` where each ends. */
+  private readonly kept = new LineBytes(1024);
+  private readonly cut = [0, 0, 0];
+
+  /** Whether the last line was written from the template. */
+  copied = false;
+
+  /** Whether there is a template (the last line, when not copied, became it). */
+  get ready(): boolean {
+    return this.shared !== null;
+  }
+
+  /** Forgets the template: the next line is a first one. */
+  reset(): this {
+    this.shared = null;
+    return this;
+  }
+
+  /** Whether `d` may be written from the template: a plain summary with exactly SUMMARY_KEYS, the template's values but its own three strings. */
+  like(d: DeliverySummary): boolean {
+    const t = this.shared;
+    if (t === null || !isPlain(d) || !hasKeys(d, SUMMARY_KEYS, true)) return false;
+    if (typeof d.id !== 'string' || typeof d.subscription_id !== 'string' || typeof d.url !== 'string') return false;
+    for (let i = 0; i < SHARED.length; i++) if (!Object.is(d[SHARED[i]], t[i])) return false;
+    return true;
+  }
+
+  /** The base line of `d`; from the template when like(d), else written whole (and kept as the template when it can be). */
+  line(seq: number, d: DeliverySummary): LineBytes {
+    this.copied = this.like(d);
+    if (!this.copied) return this.first(seq, d);
+    const out = lineBuffer();
+    const { kept, cut } = this;
+    out.ascii('{"t":"d","s":');
+    out.num(seq);
+    out.ascii(',"c":1,"w":[');
+    out.str(d.id);
+    out.bytes(kept.buf, 0, cut[0]);
+    out.str(d.subscription_id);
+    out.bytes(kept.buf, cut[0], cut[1]);
+    out.str(d.url);
+    out.bytes(kept.buf, cut[1], cut[2]);
+    return out;
+  }
+
+  private first(seq: number, d: DeliverySummary): LineBytes {
+    this.shared = null;
+    if (!isPlain(d) || !hasKeys(d, SUMMARY_KEYS, true)) return deliveryBaseBytes(seq, d);
+    if (typeof d.id !== 'string' || typeof d.subscription_id !== 'string' || typeof d.url !== 'string') return deliveryBaseBytes(seq, d);
+    const out = lineBuffer();
+    out.ascii('{"t":"d","s":');
+    out.num(seq);
+    out.ascii(',"c":1,"w":[');
+    // What follows each of the three strings up to the next (or the line's end) is kept.
+    const kept = this.kept.reset();
+    let from = 0;
+    for (let i = 0; i < SUMMARY_KEYS.length; i++) {
+      if (i > 0) out.byte(0x2c);
+      const own = (OWN as readonly number[]).indexOf(i);
+      if (own < 0) {
+        if (!writeValue(out, d[SUMMARY_KEYS[i]])) return deliveryBaseBytes(seq, d);
+        continue;
+      }
+      if (own > 0) {
+        kept.bytes(out.buf, from, out.n);
+        this.cut[own - 1] = kept.n;
+      }
+      out.str(d[SUMMARY_KEYS[i]] as string);
+      from = out.n;
+    }
+    out.ascii(']}\n');
+    kept.bytes(out.buf, from, out.n);
+    this.cut[2] = kept.n;
+    this.shared = SHARED.map((k) => d[k]);
+    return out;
+  }
 }
