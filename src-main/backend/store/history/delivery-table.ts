@@ -181,7 +181,7 @@ export class DeliveryTable {
    * from now on. A pending delivery (it will change), one kept whole or one changed since
    * keeps its own. Returns how many gave theirs up.
    */
-  evict(segId: number, src: ColdSource, slots: number[]): number {
+  evict(segId: number, src: ColdSource, slots: ArrayLike<number>): number {
     const { c } = this;
     let n = 0;
     for (let k = 0; k < slots.length; k++) {

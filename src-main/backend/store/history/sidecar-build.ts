@@ -143,11 +143,11 @@ function gather<T extends Float64Array | Int32Array | Uint8Array>(src: T, slots:
 
 /**
  * The sidecar of `seg` from the index, called as the log moves past it (before anything
- * is recorded in the next segment), the ids of its deliveries and their slots (in the
- * sidecar's row order); its `foreign` records
+ * is recorded in the next segment) and its deliveries' slots (in the sidecar's row
+ * order); its `foreign` records
  * are still to be read from the file (foreignRecords).
  */
-export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: SidecarData; ids: string[]; slots: number[] } {
+export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: SidecarData; slots: Int32Array } {
   const live = idx.deliveriesIn(seg.id);
   const evNums = idx.ev.inSegment(seg.id);
   let nextDeliverySeq = 1;
@@ -161,7 +161,7 @@ export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: Sideca
     nextEventSeq,
     foreign: [],
   });
-  return { data, ids: live.map((s) => idx.d.idOf(s)), slots };
+  return { data, slots: Int32Array.from(slots) };
 }
 
 /**
@@ -172,12 +172,11 @@ export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: Sideca
  */
 export async function foreignRecords(
   path: string,
-  ownIds: string[],
+  own: { has(id: string): boolean },
   bytes: number,
   known?: NotedRecords,
 ): Promise<SidecarHeader['foreign'] | undefined> {
   const foreign: SidecarHeader['foreign'] = [];
-  const own = new Set(ownIds);
   let k = 0;
   let mismatch = false;
   const scanned = await scanSegment(
