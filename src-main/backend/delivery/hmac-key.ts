@@ -34,19 +34,21 @@ export class HmacKey {
 
   /** The base64 HMAC-SHA256 of `text` (UTF-8) followed by `bytes`. */
   sign(text: string, bytes?: Uint8Array): string {
-    const need = BLOCK + Buffer.byteLength(text, 'utf8') + (bytes?.length ?? 0);
+    // At most 3 bytes a UTF-16 unit in UTF-8: a bound that needs no count of the bytes first.
+    const need = BLOCK + text.length * 3 + (bytes?.length ?? 0);
     // A big body is hashed where it is: copying it would allocate (and free) a buffer its size per signature.
-    if (need > scratch.length) {
+    if (need > scratch.length && BLOCK + Buffer.byteLength(text, 'utf8') + (bytes?.length ?? 0) > scratch.length) {
       const h = createHmac('sha256', this.key).update(text);
       return (bytes ? h.update(bytes) : h).digest('base64');
     }
-    this.ipad.copy(scratch, 0);
+    // TypedArray#set rather than Buffer#copy: the same bytes without Buffer#copy's argument handling.
+    scratch.set(this.ipad, 0);
     let n = BLOCK + scratch.write(text, BLOCK, 'utf8');
     if (bytes) {
       scratch.set(bytes, n);
       n += bytes.length;
     }
-    hash('sha256', scratch.subarray(0, n), 'buffer').copy(this.outer, BLOCK);
+    this.outer.set(hash('sha256', scratch.subarray(0, n), 'buffer'), BLOCK);
     return hash('sha256', this.outer, 'base64');
   }
 }
