@@ -143,10 +143,10 @@ function gather<T extends Float64Array | Int32Array | Uint8Array>(src: T, slots:
 
 /**
  * The sidecar of `seg` from the index, called as the log moves past it (before anything
- * is recorded in the next segment), and the ids of its deliveries; its `foreign` records
+ * is recorded in the next segment); its `foreign` records
  * are still to be read from the file (foreignRecords).
  */
-export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: SidecarData; ids: string[] } {
+export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: SidecarData } {
   const live = idx.deliveriesIn(seg.id);
   const evNums = idx.ev.inSegment(seg.id);
   let nextDeliverySeq = 1;
@@ -160,7 +160,7 @@ export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: Sideca
     nextEventSeq,
     foreign: [],
   });
-  return { data, ids: live.map((s) => idx.d.idOf(s)) };
+  return { data };
 }
 
 /**
@@ -171,12 +171,11 @@ export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: Sideca
  */
 export async function foreignRecords(
   path: string,
-  ownIds: string[],
+  own: { has(id: string): boolean },
   bytes: number,
   known?: NotedRecords,
 ): Promise<SidecarHeader['foreign'] | undefined> {
   const foreign: SidecarHeader['foreign'] = [];
-  const own = new Set(ownIds);
   let k = 0;
   let mismatch = false;
   const scanned = await scanSegment(

@@ -19,6 +19,7 @@ import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { coldSourceOf } from './cold-source.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
+import { OwnIds } from './own-ids.js';
 import { decodeSidecar, encodeSidecar, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
@@ -52,7 +53,8 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
 
 /** Writes the sidecar snapshotSidecar made of the segment at `segmentPath` when the log moved past it, with the file's foreign records. */
 async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedRecords): Promise<boolean> {
-  const foreign = await foreignRecords(segmentPath, snap.ids, snap.data.header.segBytes, known);
+  const { data } = snap;
+  const foreign = await foreignRecords(segmentPath, new OwnIds(data.idBytes, data.idLen, data.header.wideIds), data.header.segBytes, known);
   if (!foreign) return false; // damaged or changed since: scanned at the next start, and reported
   snap.data.header.foreign = foreign;
   return putSidecar(segmentPath, snap.data);
