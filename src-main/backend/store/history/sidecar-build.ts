@@ -60,6 +60,8 @@ export interface PackedSidecar {
   /** The rows' ids as in the sidecar (Latin-1 bytes, one after the other; -1: in header.wideIds). */
   idBytes: Uint8Array;
   idLen: Int32Array;
+  /** The rows' slots in the index, in the sidecar's row order. */
+  slots: Int32Array;
 }
 
 /**
@@ -117,7 +119,7 @@ export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], 
   for (const name of EVENT_STRING_COLUMNS) compact[name] = compact[name].map((n) => strs.of(n));
   for (const name of EVENT_NAMES) packed.add(`e.${name}`, compact[name], true);
   const header: SidecarHeader = { ...h, strings: strs.values, eventIds: evts.values, rows: live.length, wideIds, odd, events: wholeEvents };
-  return { header, packed, idBytes, idLen };
+  return { header, packed, idBytes, idLen, slots: Int32Array.from(live) };
 }
 
 /** The deliveries' attempt locations (all in their segment): how many each, then each one's offset, length and item. */
@@ -179,8 +181,8 @@ class Copies {
 
 /**
  * The sidecar of `seg` from the index, called as the log moves past it (before anything
- * is recorded in the next segment); its `foreign` records
- * are still to be read from the file (foreignRecords).
+ * is recorded in the next segment); its `foreign` records are still to be read from the
+ * file (foreignRecords).
  */
 export function snapshotSidecar(idx: HistoryIndex, seg: Segment): PackedSidecar {
   const live = idx.deliveriesIn(seg.id);
