@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createHistoryLog } from '../src-main/backend/store/history-log.js';
 import { foreignRecords, snapshotSidecar } from '../src-main/backend/store/history/sidecar-build.js';
 import { encodeSidecar } from '../src-main/backend/store/history/sidecar-format.js';
+import { OwnIds } from '../src-main/backend/store/history/own-ids.js';
 import type { HistoryIndex } from '../src-main/backend/store/history/index-state.js';
 import type { Segment } from '../src-main/backend/store/history/segments.js';
 import type { AttemptRecord, DeliverySummary } from '../src-main/backend/store/history-types.js';
@@ -96,7 +97,7 @@ try {
     encodeSidecar(s.data);
     enc.push(performance.now() - t);
     t = performance.now();
-    await foreignRecords(inner.cur.path, s.ids, inner.cur.size);
+    await foreignRecords(inner.cur.path, new OwnIds(s.data.idBytes, s.data.idLen, s.data.header.wideIds), inner.cur.size);
     foreign.push(performance.now() - t);
   }
   best(`snapshotSidecar (${N} deliveries)`, snap);

@@ -22,7 +22,10 @@ export async function dirSize(dir) {
   }
   for (const e of entries) {
     const p = join(dir, e.name);
-    total += e.isDirectory() ? await dirSize(p) : (await stat(p)).size;
+    // A file may go between the listing and its stat (a sidecar's .tmp renamed, a segment dropped by retention).
+    total += e.isDirectory()
+      ? await dirSize(p)
+      : ((await stat(p).catch((err) => (err.code === 'ENOENT' ? null : Promise.reject(err))))?.size ?? 0);
   }
   return total;
 }

@@ -5,14 +5,18 @@
 // SIGUSR1) and in a bare Node process: objects that live long enough to survive young
 // collections, as queued deliveries do, which is what makes V8 grow its young
 // generation. Then the service is left alone, and its young generation must come back
-// down with no collection asked for from outside.
+// down with no collection asked for from outside. The cap follows the load: the steady cap
+// without a backlog of deliveries, the burst cap while one waits (a subscriber that does
+// not answer yet), and the steady cap again once the burst is worked off.
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { startHeadless } from '../helpers/headless.js';
 import { openInspector } from '../helpers/inspector.js';
 import { waitUntil } from '../helpers/wait.js';
-import { YOUNG_GENERATION_CAP_MIB } from '../../src-main/backend/memory-settings.js';
-import { IDLE_TICK_MS, QUIET_TICKS } from '../../src-main/backend/idle-collector.js';
+import type { ServerResponse } from 'node:http';
+import { YOUNG_GENERATION_BURST_CAP_MIB, YOUNG_GENERATION_CAP_MIB } from '../../src-main/backend/memory-settings.js';
+import { BACKLOG_TICK_MS, BURST_BACKLOG, IDLE_TICK_MS, QUIET_TICKS } from '../../src-main/backend/idle-collector.js';
+import { startSink } from '../helpers/sink.js';
 
 const MIB = 1024 * 1024;
 const YOUNG = `(() => process.getBuiltinModule('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)`;
@@ -74,6 +78,44 @@ describe('the young generation and the idle collection', () => {
     } finally {
       inspector.close();
       await h.stop();
+    }
+  });
+
+  it('lets the young generation grow to the burst cap while a burst of deliveries waits, and back to the steady cap after it', async () => {
+    expect(await bareNodeYoungMax()).toBeGreaterThan(YOUNG_GENERATION_BURST_CAP_MIB * MIB);
+    // The subscriber holds every request until released: the deliveries stay waiting (in flight or queued).
+    const sink = await startSink();
+    const held: ServerResponse[] = [];
+    sink.respond = (_r, res) => void held.push(res);
+    const h = await startHeadless({ env: { NODE_OPTIONS: '--inspect-port=127.0.0.1:0', COUNTERSIGN_DELIVERY_TIMEOUT_MS: '120000' } });
+    const inspector = await openInspector(h.child, h.stderr);
+    const young = () => inspector.evaluate<number>(`${YOUNG}()`);
+    const shrunk = (what: string) => waitUntil(what, async () => (await young()) <= 2 * MIB, (QUIET_TICKS + 10) * IDLE_TICK_MS, 250);
+    try {
+      const subs = 20;
+      for (let i = 0; i < subs; i++)
+        expect((await h.api('POST', '/v2/webhooks', { url: `${sink.url}/s${i}`, type: 'document.updated' })).status).toBe(201);
+      const doc = await h.api('POST', '/v2/test_helpers/documents', { title: 't', recipients: [{ name: 'a', email: 'a@b.co' }] });
+      expect(doc.status).toBe(201);
+      await shrunk('the young generation to shrink after start-up');
+      // Each answered PUT has made its deliveries: BURST_BACKLOG and more wait now, none can end.
+      const puts = Math.ceil((BURST_BACKLOG * 1.2) / subs);
+      for (let n = 0; n < puts; n++) expect((await h.api('PUT', `/documents/${doc.body.public_id}`, { title: `t-${n}` })).status).toBe(200);
+      await waitUntil('the first deliveries to arrive', async () => held.length > 0);
+      const inBurst = await inspector.evaluate<number>(LOAD);
+      expect(inBurst).toBeGreaterThan(YOUNG_GENERATION_CAP_MIB * MIB);
+      expect(inBurst).toBeLessThanOrEqual(YOUNG_GENERATION_BURST_CAP_MIB * MIB);
+
+      // Released: the burst is worked off, its collection gives the young generation back, and it regrows only to the steady cap.
+      sink.respond = (_r, res) => res.end('ok');
+      for (const res of held.splice(0)) res.end('ok');
+      await waitUntil('every delivery to arrive', async () => sink.received.length >= puts * subs, 60_000, 4 * BACKLOG_TICK_MS);
+      await shrunk('the young generation to shrink after the burst');
+      expect(await inspector.evaluate<number>(LOAD)).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_MIB * MIB);
+    } finally {
+      inspector.close();
+      await h.stop();
+      await sink.close();
     }
   });
 });

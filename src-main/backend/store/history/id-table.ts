@@ -12,7 +12,7 @@ const EMPTY_HASH = 0;
 const FREED = -3;
 
 /** FNV-1a over the string's char codes, or -1 if one is above 0xFF. */
-function hashString(s: string): number {
+export function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -22,7 +22,7 @@ function hashString(s: string): number {
   return h >>> 1; // never negative
 }
 
-function hashBytes(b: Uint8Array, from: number, len: number): number {
+export function hashBytes(b: Uint8Array, from: number, len: number): number {
   let h = 0x811c9dc5;
   for (let i = from; i < from + len; i++) h = Math.imul(h ^ b[i], 0x01000193);
   return h >>> 1;

@@ -213,7 +213,7 @@ function startsWith(buf: Buffer, start: number, end: number, prefix: Buffer): bo
  * an attempt or patch of another delivery, or any later whole summary; never an event or
  * a delivery's base record. Reads only the delivery id at the head of the line.
  */
-export function aboutOtherDelivery(buf: Buffer, start: number, end: number, own: Set<string>): boolean {
+export function aboutOtherDelivery(buf: Buffer, start: number, end: number, own: { has(id: string): boolean }): boolean {
   if (!startsWith(buf, start, end, PREFIX)) return true; // damaged: the scan counts it
   const kind = buf[start + 6];
   const prefix = kind === 0x61 ? ATTEMPT_PREFIX : kind === 0x75 ? PATCH_PREFIX : undefined; // "a" or "u"

@@ -58,7 +58,7 @@ type Known = Pick<SidecarHeader, 'segBytes' | 'created' | 'nextDeliverySeq' | 'n
  * `idx`, all based in one segment. Rows in creation order, events in file order, strings
  * numbered as they are met: the same bytes whichever way the index was made.
  */
-export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], h: Known): { data: SidecarData } {
+export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], h: Known): { data: SidecarData; slots: number[] } {
   const { d, ev } = idx;
   const live = inOrder(slots, d.c.seq);
   const evNums = events
@@ -115,7 +115,7 @@ export function sidecarOf(idx: HistoryIndex, slots: number[], events: number[], 
     events: compact,
   };
 
-  return { data };
+  return { data, slots: live };
 }
 
 /** `slots` ordered by `seq` (a copy; no sort when they are in order already, as they usually are). */
@@ -143,24 +143,25 @@ function gather<T extends Float64Array | Int32Array | Uint8Array>(src: T, slots:
 
 /**
  * The sidecar of `seg` from the index, called as the log moves past it (before anything
- * is recorded in the next segment), and the ids of its deliveries; its `foreign` records
+ * is recorded in the next segment) and its deliveries' slots (in the sidecar's row
+ * order); its `foreign` records
  * are still to be read from the file (foreignRecords).
  */
-export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: SidecarData; ids: string[] } {
+export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: SidecarData; slots: Int32Array } {
   const live = idx.deliveriesIn(seg.id);
   const evNums = idx.ev.inSegment(seg.id);
   let nextDeliverySeq = 1;
   for (const s of live) nextDeliverySeq = Math.max(nextDeliverySeq, idx.d.c.seq[s] + 1);
   let nextEventSeq = 1;
   for (const i of evNums) nextEventSeq = Math.max(nextEventSeq, idx.ev.seq[i] + 1);
-  const { data } = sidecarOf(idx, live, evNums, {
+  const { data, slots } = sidecarOf(idx, live, evNums, {
     segBytes: seg.size,
     created: seg.created,
     nextDeliverySeq,
     nextEventSeq,
     foreign: [],
   });
-  return { data, ids: live.map((s) => idx.d.idOf(s)) };
+  return { data, slots: Int32Array.from(slots) };
 }
 
 /**
@@ -171,12 +172,11 @@ export function snapshotSidecar(idx: HistoryIndex, seg: Segment): { data: Sideca
  */
 export async function foreignRecords(
   path: string,
-  ownIds: string[],
+  own: { has(id: string): boolean },
   bytes: number,
   known?: NotedRecords,
 ): Promise<SidecarHeader['foreign'] | undefined> {
   const foreign: SidecarHeader['foreign'] = [];
-  const own = new Set(ownIds);
   let k = 0;
   let mismatch = false;
   const scanned = await scanSegment(
