@@ -1,6 +1,7 @@
 // Measures what a segment rotation costs the history log (not part of the test suite):
-// the synchronous snapshot of the closed segment's index (snapshotSidecar), encoding it
-// (encodeSidecar) and picking out the records about other segments' deliveries
+// the synchronous snapshot of the closed segment's index (snapshotSidecar, which encodes
+// its columns as it takes them), the rest of its encoding (sidecarPieces: the header and
+// the checksum) and picking out the records about other segments' deliveries
 // (foreignRecords), for a segment of 25,000 deliveries (the default segment at the
 // default cap), each with one attempt. Best of several calls. Run:
 //   npx rolldown bench/rotation-bench.ts --platform node --format esm --file /tmp/rotation-bench.mjs
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHistoryLog } from '../src-main/backend/store/history-log.js';
 import { foreignRecords, snapshotSidecar } from '../src-main/backend/store/history/sidecar-build.js';
-import { encodeSidecar } from '../src-main/backend/store/history/sidecar-format.js';
+import { sidecarPieces } from '../src-main/backend/store/history/sidecar-format.js';
 import { OwnIds } from '../src-main/backend/store/history/own-ids.js';
 import type { HistoryIndex } from '../src-main/backend/store/history/index-state.js';
 import type { Segment } from '../src-main/backend/store/history/segments.js';
@@ -94,14 +95,14 @@ try {
     const s = snapshotSidecar(inner.idx, inner.cur);
     snap.push(performance.now() - t);
     t = performance.now();
-    encodeSidecar(s.data);
+    sidecarPieces(s.header, s.packed);
     enc.push(performance.now() - t);
     t = performance.now();
-    await foreignRecords(inner.cur.path, new OwnIds(s.data.idBytes, s.data.idLen, s.data.header.wideIds), inner.cur.size);
+    await foreignRecords(inner.cur.path, new OwnIds(s.idBytes, s.idLen, s.header.wideIds), inner.cur.size);
     foreign.push(performance.now() - t);
   }
   best(`snapshotSidecar (${N} deliveries)`, snap);
-  best('encodeSidecar', enc);
+  best('sidecarPieces', enc);
   best(`foreignRecords (${(inner.cur.size / 1048576).toFixed(1)} MiB)`, foreign);
   await log.close();
 } finally {

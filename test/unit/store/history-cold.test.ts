@@ -58,6 +58,13 @@ function fill(log: HistoryLog, n: number, from = 0): Map<string, DeliverySummary
   return want;
 }
 
+/** Every delivery's attempts as the log reads them back. */
+async function attemptsOf(log: HistoryLog, ids: string[]): Promise<string> {
+  const out: unknown[] = [];
+  for (const id of ids) out.push(await log.getAttempts(id));
+  return JSON.stringify(out);
+}
+
 /** What listing and lookup answer, synchronously (no sidecar is written meanwhile): summaries, pages of 7 through every list. */
 function answers(log: HistoryLog, ids: string[]): string {
   const out: unknown[] = ids.map((id) => log.getDelivery(id) ?? null);
@@ -90,15 +97,22 @@ describe('history log: closed segments keep only what listing needs in memory', 
     const ids = [...want.keys()];
     const before = answers(log, ids); // the sidecars are still being written: nothing given up yet
     expect(ids.map((id) => log.getDelivery(id))).toEqual([...want.values()]);
-    await settle(log);
     const { idx } = internals(log);
+    const chained = idx.pool.size;
+    const attempts = await attemptsOf(log, ids);
+    await settle(log);
     // In memory: the open segment's deliveries (at most 40), the pending ones and those kept whole.
     const kept = idx.d.cold.size;
     expect(kept).toBeLessThanOrEqual(40 + pendingIn(want) + 20);
     expect(kept).toBeLessThan(want.size / 2);
+    // Their attempt locations likewise (one attempt each for those not pending).
+    expect(chained).toBeGreaterThan(want.size / 2);
+    expect(idx.pool.size).toBeLessThanOrEqual(60);
     const reads = idx.cold.reads;
     expect(answers(log, ids)).toBe(before);
+    expect(await attemptsOf(log, ids)).toBe(attempts);
     expect(idx.cold.reads).toBeGreaterThan(reads); // read back from the sidecars
+    expect(idx.pool.size).toBeLessThanOrEqual(60); // reading them made no chain
 
     // A failed delivery of the first segment attempted again: it changes, and only it comes back into memory.
     const old = want.get('msg_00005') as DeliverySummary;
@@ -108,13 +122,18 @@ describe('history log: closed segments keep only what listing needs in memory', 
     want.set(old.id, retried);
     expect(log.getDelivery(old.id)).toEqual(retried);
     expect(idx.d.cold.size).toBe(kept + 1);
-    expect(await log.getAttempts(old.id)).toHaveLength(2);
+    const [first, second] = await log.getAttempts(old.id);
+    expect([first.attempt, second.attempt]).toEqual([1, 1]); // the sidecar's location, then the new one
+    expect(second.delivery_id).toBe(old.id);
     const after = answers(log, ids);
+    const attemptsAfter = await attemptsOf(log, ids);
     expect(after).not.toBe(before);
     await log.close();
 
     const reopened = (await open()).log;
     expect(answers(reopened, ids)).toBe(after);
+    expect(await attemptsOf(reopened, ids)).toBe(attemptsAfter);
+    expect(internals(reopened).idx.pool.size).toBeLessThanOrEqual(60 + 2);
     expect(ids.map((id) => reopened.getDelivery(id))).toEqual([...want.values()]);
     // Loaded from the sidecars: only the open segment's, the pending and the changed deliveries' fields are in memory.
     expect(internals(reopened).idx.d.cold.size).toBeLessThanOrEqual(kept + 1);
@@ -131,8 +150,10 @@ describe('history log: closed segments keep only what listing needs in memory', 
     expect(sidecars.length).toBeGreaterThanOrEqual(4);
     await rm(join(dir, sidecars[0]));
     await writeFile(join(dir, sidecars[1]), 'not an index');
+    const attempts = await attemptsOf(log, ids);
     internals(log).idx.cold.clear();
     expect(answers(log, ids)).toBe(before);
+    expect(await attemptsOf(log, ids)).toBe(attempts);
     expect(ids.map((id) => log.getDelivery(id))).toEqual([...want.values()]);
   });
 

@@ -130,7 +130,15 @@ describe('delivery table bulk import (a sidecar at start-up)', () => {
     // The rows' sidecar, for the cold fields of those not pending (read back from it, not kept).
     table.coldSource = (segId) => {
       expect(segId).toBe(4);
-      return { rows: src, strings };
+      // No attempts in it: every row's range of attempt locations is empty.
+      return {
+        rows: src,
+        strings,
+        aFirst: new Int32Array(n + 1),
+        aOff: new Float64Array(0),
+        aLen: new Int32Array(0),
+        aItem: new Int32Array(0),
+      };
     };
     // Two rows first, so the run's slots start past 0.
     for (const id of ['msg_first_a', 'msg_first_b'])

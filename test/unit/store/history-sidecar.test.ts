@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { crc32 } from 'node:zlib';
 import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
-import { decodeSidecar, sidecarArrays } from '../../../src-main/backend/store/history/sidecar-format.js';
+import { decodeSidecar, encodeSidecar, sidecarArrays } from '../../../src-main/backend/store/history/sidecar-format.js';
 
 const setup = historyLogs({ cap: 40, segmentDeliveries: 6 });
 
@@ -168,6 +168,24 @@ describe('history log: index sidecars', () => {
     await opened.log.close();
     expect(await files(dir, '.idx')).toEqual(names);
     for (const [i, f] of names.entries()) expect((await readFile(join(dir, f))).equals(fromMemory[i]), f).toBe(true);
+  });
+
+  it('from memory, encodes each column as it takes it: the same bytes as encoding the whole sidecar`s arrays at once', async () => {
+    // A closing segment's columns are encoded as they are taken (from views of the index's
+    // own columns where its slots are one run, else gathered), and only those bytes are kept
+    // until the sidecar is written: the file must be what encoding its whole arrays gives.
+    const { dir, open } = await setup();
+    const first = await open();
+    await fill(first.log, 80); // retention runs too (cap 40): freed slots taken again, so some segments' slots are not one run
+    await first.log.close();
+    const names = await files(dir, '.idx');
+    expect(names.length).toBeGreaterThanOrEqual(4);
+    for (const f of names) {
+      const bytes = await readFile(join(dir, f));
+      const data = decodeSidecar(bytes);
+      if (typeof data === 'string') throw new Error(`${f}: ${data}`);
+      expect(Buffer.concat(encodeSidecar(data)).equals(bytes), f).toBe(true);
+    }
   });
 
   it('stores its columns packed, and still loads sidecars of the previous version (every column raw) without reading the segments', async () => {

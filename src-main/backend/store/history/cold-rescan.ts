@@ -14,7 +14,7 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { scanLine } from './records.js';
 import { newSegment, type Segment } from './segments.js';
-import { sidecarOf, touchedDelivery } from './sidecar-build.js';
+import { sidecarOf, touchedDelivery, unpacked } from './sidecar-build.js';
 
 /** The cold fields of the deliveries based in `seg`, read from the segment file (throws if it cannot be read). */
 export function coldFromSegment(seg: Segment): ColdSource {
@@ -35,6 +35,7 @@ export function coldFromSegment(seg: Segment): ColdSource {
   }
   const live: number[] = [];
   for (let s = 0; s < own.d.end; s++) if (own.d.isLive(s)) live.push(s);
-  const { data } = sidecarOf(own, live, [], { segBytes: buf.length, created: 0, nextDeliverySeq: 0, nextEventSeq: 0, foreign: [] });
-  return coldSourceOf(data);
+  return coldSourceOf(
+    unpacked(sidecarOf(own, live, [], { segBytes: buf.length, created: 0, nextDeliverySeq: 0, nextEventSeq: 0, foreign: [] })),
+  );
 }

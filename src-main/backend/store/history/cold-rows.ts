@@ -13,17 +13,23 @@ import type { Interner } from './interner.js';
 
 /**
  * A slot's `cold` entry (DeliveryTable.c.cold): >= 0 a row of ColdRows; NO_ROW none (a
- * free slot); EVICTED - k: row k of its base segment's sidecar.
+ * free slot); EVICTED - k: row k of its base segment's sidecar. Its `aHead` the same way:
+ * >= 0 a chain of the LocPool, -1 none, EVICTED - k: row k's attempts in that sidecar.
  */
 export const NO_ROW = -1;
 const EVICTED = -2;
 export const evictedRef = (k: number): number => EVICTED - k;
 export const sidecarRowOf = (ref: number): number => EVICTED - ref;
 
-/** A closed segment's cold fields as its sidecar holds them: its rows and their string table. */
+/** A closed segment's cold fields as its sidecar holds them: its rows and their string table, and each row's attempt locations. */
 export interface ColdSource {
   rows: ColdColumns;
   strings: (string | null)[];
+  /** Row k's attempts are entries aFirst[k] to aFirst[k + 1] of aOff/aLen/aItem (item -1: none), all in that segment. */
+  aFirst: Int32Array;
+  aOff: Float64Array;
+  aLen: Int32Array;
+  aItem: Int32Array;
 }
 
 export class ColdRows {
@@ -69,12 +75,20 @@ export class ColdRows {
   /** Whether row `r` holds exactly what row `j` of `src` does (so `src` can give it back instead). */
   same(r: number, src: ColdSource, j: number): boolean {
     const { k } = this;
-    for (const name of COLD_NUMBER_COLUMNS) if (!Object.is(k[name][r], src.rows[name][j])) return false;
-    for (const name of COLD_STRING_COLUMNS) {
-      const [mine, theirs] = [k[name][r], src.rows[name][j]];
-      if (mine < 0 || theirs < 0 ? mine !== theirs : this.strs.get(mine) !== src.strings[theirs]) return false;
-    }
-    return true;
+    const o = src.rows;
+    // Column by column, written out: a loop over the names was most of a rotation's cost here.
+    if (k.attempts[r] !== o.attempts[j] || !Object.is(k.lastAt[r], o.lastAt[j]) || !Object.is(k.code[r], o.code[j])) return false;
+    if (!Object.is(k.dur[r], o.dur[j]) || !Object.is(k.next[r], o.next[j])) return false;
+    return (
+      this.sameString(k.type[r], src, o.type[j]) &&
+      this.sameString(k.url[r], src, o.url[j]) &&
+      this.sameString(k.err[r], src, o.err[j]) &&
+      this.sameString(k.shape[r], src, o.shape[j])
+    );
+  }
+
+  private sameString(mine: number, src: ColdSource, theirs: number): boolean {
+    return mine < 0 || theirs < 0 ? mine === theirs : this.strs.get(mine) === src.strings[theirs];
   }
 
   private next(): number {

@@ -125,7 +125,8 @@ export class DeliveryTable {
     c.doc[s] = this.swapOrNull(c.doc[s], v.document_id === null ? null : String(v.document_id));
     // Every cold field is written below: one kept in the sidecar need not be read first.
     if (c.cold[s] < 0) c.cold[s] = this.cold.alloc();
-    const [k, r] = [this.cold.k, c.cold[s]];
+    const k = this.cold.k;
+    const r = c.cold[s];
     const shape = shapeOf(v);
     if (shape === undefined || !numbers(v)) {
       k.type[r] = this.swapOrNull(k.type[r], null);
@@ -173,21 +174,27 @@ export class DeliveryTable {
   }
 
   /**
-   * Gives up the cold rows of the deliveries based in segment `segId` whose fields are
-   * exactly row k of `src`, its sidecar just written (rows in sidecar order, their ids
-   * in `ids`): they are read back from there from now on. A pending delivery (it will
-   * change), one kept whole or one changed since keeps its row. Returns how many gave theirs up.
+   * Gives up the cold rows (and attempt chains) of the deliveries based in segment `segId`
+   * whose fields are exactly row k of `src`, its sidecar just written (`slots[k]`: row k's
+   * slot when it was taken; one whose base is still `segId` is still that delivery, since
+   * nothing can be based in a closed segment any more): they are read back from there
+   * from now on. A pending delivery (it will change), one kept whole or one changed since
+   * keeps its own. Returns how many gave theirs up.
    */
-  evict(segId: number, src: ColdSource, ids: IdBytes): number {
+  evict(segId: number, src: ColdSource, slots: ArrayLike<number>): number {
     const { c } = this;
     let n = 0;
-    for (let k = 0; k < ids.len.length; k++) {
-      if (ids.len[k] < 0) continue;
-      const s = this.ids.getBytes(ids.bytes, ids.at[k], ids.len[k]);
-      if (s === undefined || c.baseSeg[s] !== segId || c.cold[s] < 0 || c.status[s] === 0 || this.odd.has(s)) continue;
+    for (let k = 0; k < slots.length; k++) {
+      const s = slots[k];
+      if (!this.ids.has(s) || c.baseSeg[s] !== segId || c.cold[s] < 0 || c.status[s] === 0 || this.odd.has(s)) continue;
       if (!this.cold.same(c.cold[s], src, k)) continue;
       this.cold.release(c.cold[s]);
       c.cold[s] = evictedRef(k);
+      // Its attempts too, when they are all the sidecar's (none was made in a later segment).
+      if (c.aHead[s] >= 0 && this.pool.sameAs(c.aHead[s], segId, src, k)) {
+        this.pool.freeChain(c.aHead[s]);
+        c.aHead[s] = evictedRef(k);
+      }
       n++;
     }
     return n;
@@ -240,7 +247,7 @@ export class DeliveryTable {
 
   /** addAttempt without a Loc object (the sidecar's bulk path); item -1: none. */
   addAttemptAt(s: number, segId: number, off: number, len: number, item: number): void {
-    const head = this.c.aHead[s];
+    const head = this.attemptHead(s);
     const n = this.pool.append(this.pool.last(head), segId, off, len, item);
     if (head < 0) this.c.aHead[s] = n;
   }
@@ -252,13 +259,17 @@ export class DeliveryTable {
     for (const loc of locs) this.addAttempt(s, loc);
   }
 
+  /** The first node of the slot's attempt chain (-1: none), made from its segment's sidecar first if its attempts are there. */
   attemptHead(s: number): number {
-    return this.c.aHead[s];
+    const head = this.c.aHead[s];
+    if (head >= -1) return head;
+    const segId = this.c.baseSeg[s];
+    return (this.c.aHead[s] = this.pool.chainFrom(this.coldSource(segId), sidecarRowOf(head), segId));
   }
 
   /** The last attempt node: changes whenever an attempt is added or the chain replaced. */
   attemptTail(s: number): number {
-    return this.pool.last(this.c.aHead[s]);
+    return this.pool.last(this.attemptHead(s));
   }
 
   private swapOrNull(old: number, value: string | null): number {

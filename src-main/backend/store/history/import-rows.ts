@@ -1,8 +1,8 @@
 // A closed segment's sidecar rows as new slots of the DeliveryTable, in bulk (start-up,
 // sidecar.ts applySidecar): column by column, so a million rows cost a few copies rather
-// than a million objects. Only the hot columns are copied; a row's cold fields stay in
-// the sidecar (cold-rows.ts: the slot refers to its row there), except a pending
-// delivery's, which changes and so is given a cold row of its own.
+// than a million objects. Only the hot columns are copied; a row's cold fields and its
+// attempt locations stay in the sidecar (cold-rows.ts: the slot refers to its row there),
+// except a pending delivery's, which changes and so is given a cold row of its own.
 import type { Column } from './columns.js';
 import { evictedRef } from './cold-rows.js';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type RowColumns } from './delivery-row.js';
@@ -66,7 +66,7 @@ function importCold(t: DeliveryTable, src: RowColumns, ks: number[], slots: numb
   for (let j = 0; j < ks.length; j++) {
     const [k, s] = [ks[j], slots[j]];
     if (src.status[k] !== 0) {
-      c.cold[s] = evictedRef(k);
+      c.cold[s] = c.aHead[s] = evictedRef(k); // its attempts too: applySidecar makes no chain for it
       continue;
     }
     const r = t.cold.alloc();

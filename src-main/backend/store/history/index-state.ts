@@ -6,8 +6,11 @@
 // Compact by design (docs/storage.md, "Memory"): summaries live in typed columns with
 // interned strings (delivery-table.ts, event-table.ts), lists hold record numbers, and
 // attempt locations are chains in one pool (loc-pool.ts): about 220 bytes a delivery,
-// 370 when each has an event of its own (docs/storage.md; bench/index-memory.ts).
+// 370 when each has an event of its own (docs/storage.md; bench/index-memory.ts); a
+// closed segment's deliveries leave what listing does not need in its sidecar
+// (cold-rows.ts), ~70 bytes less.
 import type { DeliveryFilter, DeliverySummary, EventSummary } from '../history-types.js';
+import { sidecarRowOf } from './cold-rows.js';
 import { ColdSources } from './cold-source.js';
 import { DeliveryTable } from './delivery-table.js';
 import { EventTable } from './event-table.js';
@@ -93,8 +96,17 @@ export class HistoryIndex {
     this.d.setAttempts(s, attempts);
   }
 
+  /** The slot's attempt locations, oldest first (from its segment's sidecar, without a chain, if they are there). */
   attempts(s: number): Loc[] {
-    return this.pool.locs(this.d.attemptHead(s), this.segs);
+    const head = this.d.c.aHead[s];
+    if (head >= -1) return this.pool.locs(head, this.segs);
+    const seg = this.segs.get(this.d.c.baseSeg[s]);
+    if (!seg) return [];
+    const src = this.cold.get(seg.id);
+    const out: Loc[] = [];
+    for (let k = sidecarRowOf(head), a = src.aFirst[k]; a < src.aFirst[k + 1]; a++)
+      out.push({ seg, off: src.aOff[a], len: src.aLen[a], ...(src.aItem[a] >= 0 ? { item: src.aItem[a] } : {}) });
+    return out;
   }
 
   /** Every delivery whose status is pending, oldest slot first: one pass over the status column. */

@@ -117,7 +117,8 @@ export class NotedRecords {
     this.len[j] = len;
     const fields = (bits & 0xffff) | (bits >>> 16);
     this.fields[j] = fields;
-    const [k, r] = [d.cold.k, d.coldRow(s)];
+    const k = d.cold.k;
+    const r = d.coldRow(s);
     const at = j * 6;
     const { nums } = this;
     nums[at] = d.c.status[s];

@@ -3,6 +3,7 @@
 // few), each node a segment id, an offset, a length, an item (for an attempt embedded
 // in a carried line, else -1) and the next node (-1 ends).
 import { grown, nextCapacity } from './columns.js';
+import type { ColdSource } from './cold-rows.js';
 import type { Loc, Segment } from './segments.js';
 
 /** Locations as columns: offset, length, item (-1: none). */
@@ -23,6 +24,8 @@ export class LocPool {
   private next = new Int32Array(0);
   private used = 0;
   private freeHead = -1;
+  /** Nodes in chains (not free). */
+  size = 0;
 
   /** A new node holding a location, linked after `tail` (-1: a new chain); item -1: none. */
   append(tail: number, segId: number, off: number, len: number, item: number): number {
@@ -49,6 +52,7 @@ export class LocPool {
   freeChain(head: number): void {
     let n = head;
     while (n >= 0) {
+      this.size--;
       const after = this.next[n];
       this.next[n] = this.freeHead;
       this.freeHead = n;
@@ -93,7 +97,29 @@ export class LocPool {
     return at;
   }
 
+  /** Whether the chain from `head` is exactly the attempts of row `k` of a sidecar of segment `segId` (cold-rows.ts). */
+  sameAs(head: number, segId: number, src: ColdSource, k: number): boolean {
+    let a = src.aFirst[k];
+    for (let n = head; n >= 0; n = this.next[n], a++) {
+      if (a >= src.aFirst[k + 1] || this.seg[n] !== segId) return false;
+      if (this.off[n] !== src.aOff[a] || this.len[n] !== src.aLen[a] || this.item[n] !== src.aItem[a]) return false;
+    }
+    return a === src.aFirst[k + 1];
+  }
+
+  /** A chain of the attempts of row `k` of a sidecar of segment `segId`; its first node (-1: none). */
+  chainFrom(src: ColdSource, k: number, segId: number): number {
+    let head = -1;
+    let tail = -1;
+    for (let a = src.aFirst[k]; a < src.aFirst[k + 1]; a++) {
+      tail = this.append(tail, segId, src.aOff[a], src.aLen[a], src.aItem[a]);
+      if (head < 0) head = tail;
+    }
+    return head;
+  }
+
   private alloc(): number {
+    this.size++;
     if (this.freeHead >= 0) {
       const n = this.freeHead;
       this.freeHead = this.next[n];

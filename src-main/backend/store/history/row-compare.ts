@@ -66,7 +66,8 @@ export class RowCompare {
   /** Field `i` (SUMMARY_KEYS index) of usual row `s` (isUsual) as DeliveryTable.read gives it. */
   field(s: number, i: number): unknown {
     const c = this.table.c;
-    const [k, r] = [this.table.cold.k, this.table.coldRow(s)];
+    const k = this.table.cold.k;
+    const r = this.table.coldRow(s);
     switch (i) {
       case 0:
         return this.ids.idOf(s);

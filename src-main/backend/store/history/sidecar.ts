@@ -17,10 +17,10 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { coldSourceOf } from './cold-source.js';
-import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery } from './sidecar-build.js';
+import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, unpacked, type PackedSidecar } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
-import { decodeSidecar, encodeSidecar, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
+import { decodeSidecar, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
 
@@ -41,42 +41,37 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
   if (scanned.skipped > 0 || scanned.validLength !== scanned.fileSize) return;
   const live: number[] = [];
   for (let s = 0; s < own.d.end; s++) if (own.d.isLive(s)) live.push(s);
-  const { data } = sidecarOf(own, live, own.ev.all(), {
+  const made = sidecarOf(own, live, own.ev.all(), {
     segBytes: scanned.validLength,
     created: seg.created,
     nextDeliverySeq: loader.nextDeliverySeq,
     nextEventSeq: loader.nextEventSeq,
     foreign,
   });
-  await putSidecar(seg.path, data);
+  await putSidecar(seg.path, made);
 }
 
 /** Writes the sidecar snapshotSidecar made of the segment at `segmentPath` when the log moved past it, with the file's foreign records. */
 async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedRecords): Promise<boolean> {
-  const { data } = snap;
-  const foreign = await foreignRecords(segmentPath, new OwnIds(data.idBytes, data.idLen, data.header.wideIds), data.header.segBytes, known);
+  const { header } = snap;
+  const foreign = await foreignRecords(segmentPath, new OwnIds(snap.idBytes, snap.idLen, header.wideIds), header.segBytes, known);
   if (!foreign) return false; // damaged or changed since: scanned at the next start, and reported
-  snap.data.header.foreign = foreign;
-  return putSidecar(segmentPath, snap.data);
+  header.foreign = foreign;
+  return putSidecar(segmentPath, snap);
 }
 
-/** The deliveries of segment `segId` give up the cold fields its sidecar `data`, just written, holds as they are (cold-rows.ts). */
-function evictSegment(idx: HistoryIndex, segId: number, data: SidecarData): void {
-  const at = new Float64Array(data.idLen.length);
-  for (let k = 0, next = 0; k < at.length; k++) {
-    at[k] = next;
-    next += Math.max(0, data.idLen[k]);
-  }
-  idx.d.evict(segId, coldSourceOf(data), { bytes: data.idBytes, at, len: data.idLen });
+/** The deliveries of segment `segId` give up the cold fields its sidecar `data`, just written, holds as they are (cold-rows.ts); `slots`: its rows' slots. */
+function evictSegment(idx: HistoryIndex, segId: number, data: SidecarData, slots: Int32Array): void {
+  idx.d.evict(segId, coldSourceOf(data), slots);
 }
 
 /** Writes the sidecar; false if its segment was dropped meanwhile (the sidecar is not kept then). */
-async function putSidecar(segmentPath: string, data: SidecarData): Promise<boolean> {
+async function putSidecar(segmentPath: string, made: PackedSidecar): Promise<boolean> {
   const path = sidecarPath(segmentPath);
   const tmp = `${path}.tmp`;
   // No fsync: a sidecar lost or torn in a crash fails its checksum and the segment is scanned.
   // writeFile writes the pieces one after the other (no joined copy).
-  await writeFile(tmp, encodeSidecar(data), { mode: 0o600 });
+  await writeFile(tmp, sidecarPieces(made.header, made.packed), { mode: 0o600 });
   await rename(tmp, path);
   // Retention may have dropped the segment while it was scanned: it deletes the segment,
   // then its sidecar. Looking for the segment after the rename leaves none behind either way.
@@ -132,6 +127,7 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
   }
   const slots = idx.d.importRows(data.rows, bulk, ids, seg.id, strMap, evtMap);
   bulk.forEach((k, j) => {
+    if (idx.d.c.aHead[slots[j]] !== -1) return; // left in the sidecar (import-rows.ts)
     for (let a = aFirst[k]; a < aFirst[k + 1]; a++) idx.d.addAttemptAt(slots[j], seg.id, data.aOff[a], data.aLen[a], data.aItem[a]);
   });
   for (const k of one) {
@@ -227,7 +223,7 @@ export class SidecarQueue {
       try {
         await this.writtenOut();
         if (!snap) return await writeSidecar(path, id);
-        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, snap.data);
+        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, unpacked(snap), snap.slots);
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
