@@ -148,10 +148,10 @@ export class LineBytes {
     this.ascii(b ? 'true' : 'false');
   }
 
-  /** Bytes already encoded (`src[from..to]`). */
-  bytes(src: Uint8Array, from: number, to: number): void {
-    this.room(to - from);
-    this.buf.set(src.subarray(from, to), this.n);
-    this.n += to - from;
+  /** Bytes already encoded. */
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.n);
+    this.n += b.length;
   }
 }

@@ -7,7 +7,7 @@ import { SUMMARY_KEYS, type DeliverySummary } from '../history-types.js';
 import { lineBuffer } from './attempt-bytes.js';
 import { extrasJson, hasKeys, isPlain } from './compact.js';
 import { jsonValue } from './json-text.js';
-import { LineBytes } from './line-bytes.js';
+import type { LineBytes } from './line-bytes.js';
 
 /**
  * Writes compact.ts encodeSummary(d): the summary's values as a JSON array in
@@ -85,9 +85,8 @@ const SHARED = SUMMARY_KEYS.filter((_, i) => !(OWN as readonly number[]).include
 export class FanoutLines {
   /** The template's values at SHARED (copied: a caller may change its object later), or null: none. */
   private shared: unknown[] | null = null;
-  /** The bytes after the id, after the subscription and after the url, one after the other; `cut` where each ends. */
-  private readonly kept = new LineBytes(1024);
-  private readonly cut = [0, 0, 0];
+  /** The bytes after the id, after the subscription and after the url (to the next of the three or the line's end). */
+  private readonly kept: Uint8Array[] = [];
 
   /** Whether the last line was written from the template. */
   copied = false;
@@ -117,16 +116,16 @@ export class FanoutLines {
     this.copied = this.like(d);
     if (!this.copied) return this.first(seq, d);
     const out = lineBuffer();
-    const { kept, cut } = this;
+    const { kept } = this;
     out.ascii('{"t":"d","s":');
     out.num(seq);
     out.ascii(',"c":1,"w":[');
     out.str(d.id);
-    out.bytes(kept.buf, 0, cut[0]);
+    out.bytes(kept[0]);
     out.str(d.subscription_id);
-    out.bytes(kept.buf, cut[0], cut[1]);
+    out.bytes(kept[1]);
     out.str(d.url);
-    out.bytes(kept.buf, cut[1], cut[2]);
+    out.bytes(kept[2]);
     return out;
   }
 
@@ -138,8 +137,8 @@ export class FanoutLines {
     out.ascii('{"t":"d","s":');
     out.num(seq);
     out.ascii(',"c":1,"w":[');
-    // What follows each of the three strings up to the next (or the line's end) is kept.
-    const kept = this.kept.reset();
+    // What follows each of the three strings up to the next (or the line's end) is kept (copied: out is reused).
+    const { kept } = this;
     let from = 0;
     for (let i = 0; i < SUMMARY_KEYS.length; i++) {
       if (i > 0) out.byte(0x2c);
@@ -148,16 +147,12 @@ export class FanoutLines {
         if (!writeValue(out, d[SUMMARY_KEYS[i]])) return deliveryBaseBytes(seq, d);
         continue;
       }
-      if (own > 0) {
-        kept.bytes(out.buf, from, out.n);
-        this.cut[own - 1] = kept.n;
-      }
+      if (own > 0) kept[own - 1] = new Uint8Array(out.buf.subarray(from, out.n));
       out.str(d[SUMMARY_KEYS[i]] as string);
       from = out.n;
     }
     out.ascii(']}\n');
-    kept.bytes(out.buf, from, out.n);
-    this.cut[2] = kept.n;
+    kept[2] = new Uint8Array(out.buf.subarray(from, out.n));
     this.shared = SHARED.map((k) => d[k]);
     return out;
   }
