@@ -123,7 +123,8 @@ class SegmentedHistoryLog implements HistoryLog {
     if (!this.writable()) return;
     const lines = this.fanout.reset();
     let like = -1; // the slot of the delivery whose line is the template (FanoutLines)
-    for (const v of vs) {
+    for (let i = 0; i < vs.length; i++) {
+      const v = vs[i];
       const existing = this.idx.d.slot(v.id);
       if (existing !== undefined) {
         if (existing === like) like = -1; // its row changes: the next are indexed from their own values
@@ -132,7 +133,7 @@ class SegmentedHistoryLog implements HistoryLog {
       }
       if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
       const seq = this.nextDeliverySeq++;
-      const loc = this.append(lines.line(seq, v));
+      const loc = this.append(lines.line(seq, v, i + 1 < vs.length));
       loc.seg.created++;
       const slot = this.idx.addDelivery(seq, v, loc.seg, lines.copied ? like : -1);
       if (!lines.copied) like = lines.ready ? slot : -1;

@@ -105,7 +105,7 @@ describe('delivery base lines in bytes', () => {
           ] as unknown as DeliverySummary[];
           let template: DeliverySummary | null = null;
           all.forEach((d, k) => {
-            const out = lines.line(seq0 + k, d);
+            const out = lines.line(seq0 + k, d, k + 1 < all.length);
             expect(Buffer.from(out.buf.subarray(0, out.n)).toString('utf8')).toBe(textLine(seq0 + k, d));
             // Copied exactly when d has the template's values (and keys) but for the three strings.
             const t = template as Record<string, unknown> | null;
@@ -129,10 +129,10 @@ describe('delivery base lines in bytes', () => {
   it('of a fan-out keep the first`s values, not its object: changing it later is not copied', () => {
     const lines = new FanoutLines().reset();
     const first = delivery({ id: 'msg_a', next_attempt_at: 5 });
-    lines.line(1, first);
+    lines.line(1, first, true);
     first.status = 'failed'; // a caller's object changed after its line was written
     const d = delivery({ id: 'msg_b', subscription_id: 'wh_2', url: 'http://h/2', next_attempt_at: 5 });
-    const out = lines.line(2, d);
+    const out = lines.line(2, d, false);
     expect(lines.copied).toBe(true);
     expect(Buffer.from(out.buf.subarray(0, out.n)).toString('utf8')).toBe(textLine(2, d));
   });

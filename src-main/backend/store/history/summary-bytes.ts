@@ -111,10 +111,14 @@ export class FanoutLines {
     return true;
   }
 
-  /** The base line of `d`; from the template when like(d), else written whole (and kept as the template when it can be). */
-  line(seq: number, d: DeliverySummary): LineBytes {
+  /**
+   * The base line of `d`; from the template when like(d), else written whole (and, if
+   * `more` lines may follow, kept as the template when it can be).
+   */
+  line(seq: number, d: DeliverySummary, more: boolean): LineBytes {
     this.copied = this.like(d);
-    if (!this.copied) return this.first(seq, d);
+    if (!this.copied && !more) this.shared = null;
+    if (!this.copied) return more ? this.first(seq, d) : deliveryBaseBytes(seq, d);
     const out = lineBuffer();
     const { kept } = this;
     out.ascii('{"t":"d","s":');
