@@ -93,8 +93,12 @@ describe('the young generation and the idle collection', () => {
     const shrunk = (what: string) => waitUntil(what, async () => (await young()) <= 2 * MIB, (QUIET_TICKS + 10) * IDLE_TICK_MS, 250);
     try {
       const subs = 20;
-      for (let i = 0; i < subs; i++)
-        expect((await h.api('POST', '/v2/webhooks', { url: `${sink.url}/s${i}`, type: 'document.updated' })).status).toBe(201);
+      const hooks: string[] = [];
+      for (let i = 0; i < subs; i++) {
+        const hook = await h.api('POST', '/v2/webhooks', { url: `${sink.url}/s${i}`, type: 'document.updated' });
+        expect(hook.status).toBe(201);
+        hooks.push(hook.body.public_id);
+      }
       const doc = await h.api('POST', '/v2/test_helpers/documents', { title: 't', recipients: [{ name: 'a', email: 'a@b.co' }] });
       expect(doc.status).toBe(201);
       await shrunk('the young generation to shrink after start-up');
@@ -110,6 +114,19 @@ describe('the young generation and the idle collection', () => {
       sink.respond = (_r, res) => res.end('ok');
       for (const res of held.splice(0)) res.end('ok');
       await waitUntil('every delivery to arrive', async () => sink.received.length >= puts * subs, 60_000, 4 * BACKLOG_TICK_MS);
+      // Arrived is not ended: the burst is over for the service once every delivery is logged as
+      // succeeded. Its backlog check (every BACKLOG_TICK_MS) then runs the burst's collection; the
+      // load below must not start before it, or that collection would shrink the young generation
+      // in the middle of the load, which then regrows it faster than the cap's check follows.
+      const ended = async () => {
+        for (let i = 0; i < subs; i++) {
+          const page = await h.api('GET', `/v2/webhooks/${hooks[i]}/deliveries?limit=100`);
+          if (page.body.data.some((d: { status: string }) => d.status !== 'succeeded')) return false;
+        }
+        return true;
+      };
+      await waitUntil('every delivery to be logged as succeeded', ended, 30_000, BACKLOG_TICK_MS);
+      await new Promise((r) => setTimeout(r, 3 * BACKLOG_TICK_MS));
       await shrunk('the young generation to shrink after the burst');
       expect(await inspector.evaluate<number>(LOAD)).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_MIB * MIB);
     } finally {
