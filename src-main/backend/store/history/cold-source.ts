@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { ColdSource } from './cold-rows.js';
 import type { Segment } from './segments.js';
-import { decodeSidecar, sidecarPath, type SidecarData } from './sidecar-format.js';
+import { decodeSidecarFor, sidecarPath, type SidecarData } from './sidecar-format.js';
 
 /** How many closed segments' cold fields stay decoded. */
 export const COLD_CACHE_SEGMENTS = 2;
@@ -41,7 +41,7 @@ export class ColdSources {
     this.recent = [{ segId, src }, ...this.recent.filter((e) => e.segId !== segId)].slice(0, COLD_CACHE_SEGMENTS);
   }
 
-  /** Drops what is cached (the service is idle, or the index is rebuilt). */
+  /** Drops what is cached (the loader, once the sidecars it applied are no longer needed). */
   clear(): void {
     this.recent = [];
   }
@@ -65,9 +65,7 @@ function readSidecarSync(seg: Segment): SidecarData | string {
   } catch (err) {
     return (err as Error).message;
   }
-  const data = decodeSidecar(buf);
-  if (typeof data === 'string' || data.header.segBytes === seg.size) return data;
-  return `it describes ${data.header.segBytes} bytes of a segment of ${seg.size}`;
+  return decodeSidecarFor(buf, seg.size);
 }
 
 /** A sidecar's cold fields (the rest of its data left to the garbage collector). */

@@ -194,6 +194,13 @@ function readColumn(bytes: Buffer | undefined, col: ColEntry, like: Column, view
   return arr;
 }
 
+/** A sidecar's data from `buf` if it describes a segment of `fileSize` bytes, or why it cannot be used. */
+export function decodeSidecarFor(buf: Buffer, fileSize: number): SidecarData | string {
+  const data = decodeSidecar(buf);
+  if (typeof data === 'string' || data.header.segBytes === fileSize) return data;
+  return `it describes ${data.header.segBytes} bytes of a segment of ${fileSize}`;
+}
+
 /** The sidecar in `buf`, or the reason it cannot be used. */
 export function decodeSidecar(buf: Buffer): SidecarData | string {
   if (buf.length < PREFIX + 4 || !isMagic(buf)) return 'not an index file of this version';

@@ -20,7 +20,7 @@ import { coldSourceOf } from './cold-source.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, unpacked, type PackedSidecar } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
-import { decodeSidecar, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
+import { decodeSidecarFor, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
 
@@ -95,10 +95,7 @@ export async function readSidecar(segmentPath: string, fileSize: number): Promis
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     return `unreadable (${(err as Error).message})`;
   }
-  const data = decodeSidecar(buf);
-  if (typeof data === 'string') return data;
-  if (data.header.segBytes !== fileSize) return `it describes ${data.header.segBytes} bytes of a segment of ${fileSize}`;
-  return data;
+  return decodeSidecarFor(buf, fileSize);
 }
 
 /** Applies a sidecar read by readSidecar to the index, as scanning `seg` would have. */
