@@ -9,6 +9,7 @@
 // columns hold as many rows as are in memory, not one per delivery.
 import { grown, nextCapacity, type Column } from './columns.js';
 import { coldColumns, COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
+import type { IdBytes } from './id-table.js';
 import type { Interner } from './interner.js';
 
 /**
@@ -30,6 +31,8 @@ export interface ColdSource {
   aOff: Float64Array;
   aLen: Int32Array;
   aItem: Int32Array;
+  /** The rows' ids (a delivery whose cold fields are here has its id here too: delivery-ids.ts). */
+  ids: IdBytes;
 }
 
 export class ColdRows {

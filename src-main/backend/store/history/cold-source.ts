@@ -2,8 +2,8 @@
 // sidecars: a cache of the few segments read last, since a page or a retry batch reads
 // many deliveries of one segment. Reading and decoding a sidecar of 25,000 deliveries
 // takes a few ms (synchronous: a summary is read synchronously, and the file is under a
-// MB); a decoded segment keeps only its cold columns, string table and attempt
-// locations (~1.8 MB).
+// MB); a decoded segment keeps only its cold columns, string table, attempt locations
+// and ids (~2.7 MB).
 import { readFileSync } from 'node:fs';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { ColdSource } from './cold-rows.js';
@@ -74,5 +74,8 @@ export function coldSourceOf(data: SidecarData): ColdSource {
   for (const name of [...COLD_NUMBER_COLUMNS, ...COLD_STRING_COLUMNS]) rows[name] = data.rows[name];
   const aFirst = new Int32Array(data.aCount.length + 1);
   for (let k = 0; k < data.aCount.length; k++) aFirst[k + 1] = aFirst[k] + data.aCount[k];
-  return { rows: rows as ColdColumns, strings: data.header.strings, aFirst, aOff: data.aOff, aLen: data.aLen, aItem: data.aItem };
+  const at = new Float64Array(data.idLen.length);
+  for (let k = 1; k < at.length; k++) at[k] = at[k - 1] + Math.max(0, data.idLen[k - 1]);
+  const ids = { bytes: data.idBytes, at, len: data.idLen };
+  return { rows: rows as ColdColumns, strings: data.header.strings, aFirst, aOff: data.aOff, aLen: data.aLen, aItem: data.aItem, ids };
 }
