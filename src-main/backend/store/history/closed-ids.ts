@@ -22,7 +22,6 @@ export function idKey(s: string): number {
     if (c > 0xff) return -1;
     h = Math.imul(h ^ c, 0x01000193);
     g = Math.imul(g ^ c, 0x5bd1e995);
-    g ^= g >>> 15;
   }
   return keyOf(h, g);
 }
@@ -35,13 +34,13 @@ export function idKeyBytes(b: Uint8Array, from: number, n: number): number {
     const c = b[i];
     h = Math.imul(h ^ c, 0x01000193);
     g = Math.imul(g ^ c, 0x5bd1e995);
-    g ^= g >>> 15;
   }
   return keyOf(h, g);
 }
 
-/** FNV-1a's 32 bits above 20 of the second hash. */
+/** FNV-1a's 32 bits above 20 of the second hash (the same loop with another multiplier, its bits then mixed). */
 function keyOf(h: number, g: number): number {
+  g = Math.imul(g ^ (g >>> 15), 0x85ebca6b);
   g = Math.imul(g ^ (g >>> 13), 0xc2b2ae35);
   return (h >>> 0) * LOW + ((g ^ (g >>> 16)) & (LOW - 1));
 }
@@ -62,6 +61,9 @@ export class ClosedIds {
   private keys = room(0);
   private slots = new Int32Array(0);
   private n = 0;
+  /** Cells, and cells per unit of key (a key's home is key * scale, rounded down). */
+  private cap = 0;
+  private scale = 0;
 
   /** Entries held. */
   get size(): number {
@@ -75,12 +77,14 @@ export class ClosedIds {
 
   /** The slot of the entry with `key` for which `is(slot)` holds (its bytes are the id's), or undefined. */
   find(key: number, is: (slot: number) => boolean): number | undefined {
-    const { keys } = this;
-    const cap = keys.length;
+    const { keys, cap, scale } = this;
     if (cap === 0) return undefined;
-    for (let i = this.home(key), dist = 0; ; dist++) {
+    for (let i = homeOf(key, scale, cap), dist = 0; ; dist++) {
       const k = keys[i];
-      if (k === EMPTY || this.distance(i, k) < dist) return undefined;
+      if (k === EMPTY) return undefined;
+      // Robin Hood: past a cell nearer its own home than this one is to the key's, the key is not there.
+      const kh = homeOf(k, scale, cap);
+      if ((i >= kh ? i - kh : i + cap - kh) < dist) return undefined;
       if (k === key && is(this.slots[i])) return this.slots[i];
       if (++i === cap) i = 0;
     }
@@ -88,14 +92,14 @@ export class ClosedIds {
 
   /** Adds an entry (its slot's id has key `key`). */
   add(key: number, slot: number): void {
-    if (this.n + 1 > this.keys.length * FULL) this.rebuild(this.n + 1);
+    if (this.n + 1 > this.cap * FULL) this.rebuild(this.n + 1);
     this.place(key, slot);
     this.n++;
   }
 
   /** Makes room for `more` entries at once (start-up knows how many are coming). */
   reserve(more: number): void {
-    if (this.n + more > this.keys.length * FULL) this.rebuild(this.n + more);
+    if (this.n + more > this.cap * FULL) this.rebuild(this.n + more);
   }
 
   /** Removes the entry of `slot` with `key`, if there is one. */
@@ -136,16 +140,16 @@ export class ClosedIds {
   }
 
   private place(key: number, slot: number): void {
-    const { keys, slots } = this;
-    const cap = keys.length;
-    for (let i = this.home(key), dist = 0; ; dist++) {
+    const { keys, slots, cap, scale } = this;
+    for (let i = homeOf(key, scale, cap), dist = 0; ; dist++) {
       const k = keys[i];
       if (k === EMPTY) {
         keys[i] = key;
         slots[i] = slot;
         return;
       }
-      const d = this.distance(i, k);
+      const kh = homeOf(k, scale, cap);
+      const d = i >= kh ? i - kh : i + cap - kh;
       if (d < dist) {
         // Robin Hood: the entry nearer its home moves on.
         const s = slots[i];
@@ -165,19 +169,27 @@ export class ClosedIds {
     const cap = Math.max(MIN_ROOM, Math.ceil(n / AFTER));
     this.keys = room(cap);
     this.slots = grown(new Int32Array(0), cap, cap);
+    this.cap = cap;
+    this.scale = cap / 2 ** 52;
     for (let i = 0; i < oldKeys.length; i++) if (oldKeys[i] !== EMPTY) this.place(oldKeys[i], oldSlots[i]);
   }
 
   /** A key's first cell: its place in the key range (keys spread evenly). */
   private home(key: number): number {
-    return Math.floor((key / 2 ** 52) * this.keys.length);
+    return homeOf(key, this.scale, this.cap);
   }
 
   /** How far cell `i` is past the home of its key `k`. */
   private distance(i: number, k: number): number {
     const h = this.home(k);
-    return i >= h ? i - h : i + this.keys.length - h;
+    return i >= h ? i - h : i + this.cap - h;
   }
+}
+
+/** A key's home cell: its place in the key range, `scale` cells per unit (rounding kept inside the table). */
+function homeOf(key: number, scale: number, cap: number): number {
+  const h = Math.floor(key * scale);
+  return h < cap ? h : cap - 1;
 }
 
 /** `cap` empty cells of keys, in a resizable buffer of that size (columns.ts: pages taken as written, no malloc'd block). */

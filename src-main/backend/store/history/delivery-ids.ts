@@ -51,19 +51,32 @@ export class DeliveryIds {
     const r = this.hot.get(id);
     if (r !== undefined) return this.rowSlot[r];
     const key = idKey(id);
-    return key < 0 ? undefined : this.closed.find(key, (s) => this.closedIs(s, id));
+    if (key < 0) return undefined;
+    this.wantId = id;
+    return this.closed.find(key, this.isWantedId);
   }
 
   /** The slot of an id given as Latin-1 bytes; `key` its idKeyBytes if already worked out. */
   getBytes(src: Uint8Array, from: number, n: number, key = idKeyBytes(src, from, n)): number | undefined {
     const r = this.hot.getBytes(src, from, n, tableHashOf(key));
     if (r !== undefined) return this.rowSlot[r];
-    return this.closed.find(key, (s) => {
-      if (!this.stillClosed(s)) return false;
-      const [ids, k] = this.sidecarRow(s);
-      return ids.len[k] === n && sameBytes(ids.bytes, ids.at[k], src, from, n);
-    });
+    this.want = src;
+    this.wantFrom = from;
+    this.wantLen = n;
+    return this.closed.find(key, this.isWantedBytes);
   }
+
+  // What a closed lookup compares a slot's sidecar id with (no closure made per lookup).
+  private wantId = '';
+  private want: Uint8Array = new Uint8Array(0);
+  private wantFrom = 0;
+  private wantLen = 0;
+  private readonly isWantedId = (s: number): boolean => this.closedIs(s, this.wantId);
+  private readonly isWantedBytes = (s: number): boolean => {
+    if (!this.stillClosed(s)) return false;
+    const [ids, k] = this.sidecarRow(s);
+    return ids.len[k] === this.wantLen && sameBytes(ids.bytes, ids.at[k], this.want, this.wantFrom, this.wantLen);
+  };
 
   idOf(slot: number): string | undefined {
     const ref = this.host.c.cold[slot];
@@ -117,11 +130,6 @@ export class DeliveryIds {
     else if (ref <= EVICTED_AT) this.closedCount--; // its entry is dropped by sweep(): its cold entry no longer says closed
   }
 
-  /** Makes room for `n` closed ids at once (start-up knows how many are coming). */
-  reserve(n: number): void {
-    this.closed.reserve(n);
-  }
-
   /** Drops from memory the closed entries of slots removed since (delete). */
   sweep(): void {
     this.closed.sweep(this.stillClosed);
@@ -129,7 +137,7 @@ export class DeliveryIds {
 
   /**
    * The id of `slot` (cold row `r`) leaves memory if it is row `k` of `src` (the sidecar
-   * just written); returns its key then (the caller adds it with closedMany once the
+   * just written); returns its key then (the caller adds it with addClosed once the
    * slot's cold entry refers to row k), else -1 (a wide id, or another id).
    */
   leave(slot: number, r: number, src: ColdSource, k: number): number {
@@ -140,11 +148,15 @@ export class DeliveryIds {
     return idKeyBytes(ids.bytes, ids.at[k], n);
   }
 
-  /** Slots whose cold entries now refer to their sidecar row, with their ids' keys (leave, import-rows.ts). */
-  closedMany(keys: ArrayLike<number>, slots: ArrayLike<number>, m: number): void {
+  /** Makes room for `m` closed ids about to be added (addClosed). */
+  reserveClosed(m: number): void {
     this.closed.reserve(m);
-    for (let j = 0; j < m; j++) this.closed.add(keys[j], slots[j]);
-    this.closedCount += m;
+  }
+
+  /** A slot whose cold entry now refers to its sidecar row, with its id's key (leave, import-rows.ts). */
+  addClosed(key: number, slot: number): void {
+    this.closed.add(key, slot);
+    this.closedCount++;
   }
 
   /**

@@ -267,7 +267,7 @@ export class DeliveryTable {
   /** Makes room for `n` slots in all, at once (start-up knows how many are coming). */
   reserve(n: number): void {
     if (n > this.c.seq.length) this.growTo(n);
-    this.ids.reserve(n);
+    this.ids.reserveClosed(n);
   }
 
   /** A free slot (its columns are the caller's to write). */

@@ -2,7 +2,6 @@
 // (docs/storage.md, "The delivery history in memory"): their cold fields (cold-rows.ts),
 // their ids' bytes (delivery-ids.ts) and their attempts' locations (loc-pool.ts).
 import { evictedRef, type ColdSource } from './cold-rows.js';
-import { grown } from './columns.js';
 import type { DeliveryTable } from './delivery-table.js';
 import type { LocPool } from './loc-pool.js';
 
@@ -25,10 +24,7 @@ export interface Eviction {
 export function evictRows(t: DeliveryTable, pool: LocPool, isOdd: (s: number) => boolean, e: Eviction): number {
   const { c, cold, ids } = t;
   const { segId, src, slots } = e;
-  // Scratch columns in resizable buffers: a block of this size from malloc, freed at once,
-  // would raise the C allocator's mmap threshold and leave holes (docs/storage.md).
-  const keys = grown(new Float64Array(0), slots.length, slots.length);
-  const left = grown(new Int32Array(0), slots.length, slots.length);
+  ids.reserveClosed(slots.length);
   let n = 0;
   for (let k = 0; k < slots.length; k++) {
     const s = slots[k];
@@ -38,14 +34,13 @@ export function evictRows(t: DeliveryTable, pool: LocPool, isOdd: (s: number) =>
     if (key < 0) continue;
     cold.release(c.cold[s]);
     c.cold[s] = evictedRef(k);
-    keys[n] = key;
-    left[n++] = s;
+    ids.addClosed(key, s);
+    n++;
     // Its attempts too, when they are all the sidecar's (none was made in a later segment).
     if (c.aHead[s] >= 0 && pool.sameAs(c.aHead[s], segId, src, k)) {
       pool.freeChain(c.aHead[s]);
       c.aHead[s] = evictedRef(k);
     }
   }
-  ids.closedMany(keys, left, n);
   return n;
 }

@@ -5,7 +5,7 @@
 // row there; delivery-ids.ts), except a pending delivery's, which changes and so is given
 // a cold row of its own.
 import { idKeyBytes } from './closed-ids.js';
-import { grown, type Column } from './columns.js';
+import type { Column } from './columns.js';
 import { evictedRef } from './cold-rows.js';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type RowColumns } from './delivery-row.js';
 import type { DeliveryTable } from './delivery-table.js';
@@ -67,19 +67,14 @@ export function importRows(t: DeliveryTable, names: { strs: Interner; eventIds: 
  */
 function importIds(t: DeliveryTable, ks: number[], slots: number[], ids: IdBytes): void {
   const { c } = t;
-  const keys = grown(new Float64Array(0), ks.length, ks.length);
-  const left = grown(new Int32Array(0), ks.length, ks.length);
-  let m = 0;
+  t.ids.reserveClosed(ks.length);
   for (let j = 0; j < ks.length; j++) {
-    const [k, s] = [ks[j], slots[j]];
+    const k = ks[j];
+    const s = slots[j];
     const key = ids.key ? ids.key[k] : idKeyBytes(ids.bytes, ids.at[k], ids.len[k]);
     if (c.cold[s] >= 0) t.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], s, key);
-    else {
-      keys[m] = key;
-      left[m++] = s;
-    }
+    else t.ids.addClosed(key, s);
   }
-  t.ids.closedMany(keys, left, m);
 }
 
 /** Each row's cold fields: a reference to its sidecar row, or a cold row of its own for a pending delivery. */
