@@ -23,7 +23,7 @@ describe('closed delivery ids', () => {
       [2, sidecar(['msg_b0', 'msg_b1'])],
     ]);
     const c = { cold: new Int32Array(8).fill(NO_ROW), baseSeg: new Int32Array(8) };
-    const ids = new DeliveryIds({ c, coldSource: (seg) => files.get(seg) as ColdSource });
+    const ids = new DeliveryIds({ c, end: 8, coldSource: (seg) => files.get(seg) as ColdSource });
     // Slots 0-2: rows 0-2 of segment 1; slots 3-4: rows 0-1 of segment 2; all under ONE key
     // but for slot 4 (its own), as if every one of them collided.
     const shared = idKey('msg_a1');

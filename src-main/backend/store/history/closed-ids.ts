@@ -2,12 +2,15 @@
 // delivery history in memory"): once a delivery's cold fields are in its segment's
 // sidecar (cold-rows.ts), so are its id's bytes (the sidecar's idBytes), and memory keeps
 // only a 52-bit key of those bytes and the delivery's slot, 12 bytes, in an open-addressing
-// table (Robin Hood linear probing) kept 60-93 % full: about 13-16 bytes a delivery. A lookup
+// table (Robin Hood linear probing): about 13-15 bytes a delivery. A lookup
 // checks the bytes of each slot with the key (hashes collide) against the sidecar; with
 // 52 bits, a lookup of an id not there reads no sidecar, in practice. Entries of removed
-// slots (retention) are dropped by a sweep; the table's room follows from how many entries
-// it holds and nothing else (it is rebuilt at 80 % full when it passes 93 % or falls
-// under 60 %), so a history at its cap holds the same room round after round.
+// slots (retention) are dropped by a sweep. The table's room follows the number of slots
+// the delivery table has used (DeliveryTable.end, which only grows: one slot per delivery
+// indexed at once at most), not how many of them are closed right now: that number
+// depends on whether retention or a sidecar's write came first, and a room sized by it
+// would differ round to round at the history's cap. The room grows only, to hold that many
+// entries 80 % full once they would pass 93 %.
 import { grown } from './columns.js';
 
 /** Bits of a key under the FNV-1a hash's 32 (2^52 is below 2^53: exact in a float64). */
@@ -52,7 +55,6 @@ export function tableHashOf(key: number): number {
 
 const EMPTY = -1;
 const FULL = 0.93;
-const SPARSE = 0.6;
 const AFTER = 0.8;
 const MIN_ROOM = 1024;
 
@@ -90,16 +92,16 @@ export class ClosedIds {
     }
   }
 
-  /** Adds an entry (its slot's id has key `key`). */
+  /** Adds an entry (its slot's id has key `key`; room made for it first: fit). */
   add(key: number, slot: number): void {
-    if (this.n + 1 > this.cap * FULL) this.rebuild(this.n + 1);
+    if (this.n + 1 > this.cap * FULL) this.fit(this.n + 1);
     this.place(key, slot);
     this.n++;
   }
 
-  /** Makes room for `more` entries at once (start-up knows how many are coming). */
-  reserve(more: number): void {
-    if (this.n + more > this.cap * FULL) this.rebuild(this.n + more);
+  /** Makes room for `n` entries in all, if there is not (grows only). */
+  fit(n: number): void {
+    if (n > this.cap * FULL) this.rebuild(n);
   }
 
   /** Removes the entry of `slot` with `key`, if there is one. */
@@ -115,18 +117,17 @@ export class ClosedIds {
     }
   }
 
-  /** Drops every entry whose slot `keep` rejects (retention removed it); the room follows the count left. */
+  /** Drops every entry whose slot `keep` rejects (retention removed it). */
   sweep(keep: (slot: number) => boolean): void {
     const { keys } = this;
     for (let i = 0; i < keys.length;) {
-      if (keys[i] !== EMPTY && !keep(this.slots[i])) this.removeAt(i, false);
+      if (keys[i] !== EMPTY && !keep(this.slots[i])) this.removeAt(i);
       else i++;
     }
-    if (this.keys.length > MIN_ROOM && this.n < this.keys.length * SPARSE) this.rebuild(this.n);
   }
 
   /** Empties cell `i`, moving the next entries of its run back (backward-shift deletion). */
-  private removeAt(i: number, shrink = true): void {
+  private removeAt(i: number): void {
     const { keys, slots } = this;
     const cap = keys.length;
     for (let j = i + 1 === cap ? 0 : i + 1; keys[j] !== EMPTY && this.distance(j, keys[j]) > 0; j = j + 1 === cap ? 0 : j + 1) {
@@ -136,7 +137,6 @@ export class ClosedIds {
     }
     keys[i] = EMPTY;
     this.n--;
-    if (shrink && cap > MIN_ROOM && this.n < cap * SPARSE) this.rebuild(this.n);
   }
 
   private place(key: number, slot: number): void {

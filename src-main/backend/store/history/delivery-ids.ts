@@ -14,6 +14,8 @@ import { IdTable, type IdBytes } from './id-table.js';
 /** What the ids need of the DeliveryTable: each slot's cold row (or sidecar row) and base segment, and the sidecars. */
 export interface IdsHost {
   readonly c: { readonly cold: Int32Array; readonly baseSeg: Int32Array };
+  /** One past the highest slot ever used: the closed ids' table is given room for that many. */
+  readonly end: number;
   coldSource(segId: number): ColdSource;
 }
 
@@ -148,9 +150,12 @@ export class DeliveryIds {
     return idKeyBytes(ids.bytes, ids.at[k], n);
   }
 
-  /** Makes room for `m` closed ids about to be added (addClosed). */
+  /**
+   * Makes room for `m` closed ids about to be added (addClosed), and for as many as the
+   * table has used slots (closed-ids.ts: its room follows that number, not the ids closed now).
+   */
   reserveClosed(m: number): void {
-    this.closed.reserve(m);
+    this.closed.fit(Math.max(this.host.end, this.closedCount + m));
   }
 
   /** A slot whose cold entry now refers to its sidecar row, with its id's key (leave, import-rows.ts). */
