@@ -21,6 +21,10 @@
 // backlog (checked every BACKLOG_TICK_MS) has held at least BURST_BACKLOG deliveries and
 // is down to BACKLOG_DONE or fewer, the same collection runs at once instead of after the
 // quiet seconds, which a service that goes on answering now and then may never reach.
+//
+// Right before each collection, what the service keeps only to be quicker and makes again
+// when asked is let go (`release`: the history's cache of closed segments' cold fields and
+// its read buffer, cold-source.ts), so that the collection frees it too.
 import { getHeapStatistics } from 'node:v8';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
@@ -43,6 +47,8 @@ export interface IdleCollectorOptions {
   clock?: Clock;
   /** Deliveries waiting now (sent or not yet); without it, only quiet stretches collect. */
   backlog?: () => number;
+  /** Lets caches and scratch buffers that are made again on demand go, right before each collection. */
+  release?: () => void;
 }
 
 export interface IdleCollector {
@@ -52,7 +58,7 @@ export interface IdleCollector {
 }
 
 /** Starts the idle check (one per process: index.ts starts it through memory-settings.ts). */
-export function startIdleCollector({ clock = systemClock, backlog }: IdleCollectorOptions = {}): IdleCollector {
+export function startIdleCollector({ clock = systemClock, backlog, release }: IdleCollectorOptions = {}): IdleCollector {
   let lastCpu = process.cpuUsage();
   let quiet = 0;
   // 0: the first quiet stretch after start-up collects too (loading the store and the
@@ -67,6 +73,7 @@ export function startIdleCollector({ clock = systemClock, backlog }: IdleCollect
     if (running || disabled) return;
     if (getHeapStatistics().total_heap_size < heapAfterLast + GROWTH_BYTES) return;
     running = true;
+    release?.();
     collect()
       .then(() => {
         state.collections++;

@@ -1,7 +1,8 @@
 // The idle collector's second rule (backend/idle-collector.ts): a backlog of deliveries
 // worked off collects at once, even in a process that is never quiet. A worker thread
 // spinning in this process keeps it busy (process.cpuUsage counts every thread), so the
-// quiet rule cannot fire here, and each collection counted is the backlog rule's.
+// quiet rule cannot fire here, and each collection counted is the backlog rule's. Right
+// before each collection the collector lets go what is made again on demand (`release`).
 import { afterEach, describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import {
@@ -26,7 +27,8 @@ describe('the idle collector after a backlog of deliveries', () => {
   it('collects once a burst is worked off, not while it is still waiting, nor after a small one', async () => {
     spinner = new Worker('for (;;) {}', { eval: true });
     let waiting = 0;
-    collector = startIdleCollector({ backlog: () => waiting });
+    let released = 0;
+    collector = startIdleCollector({ backlog: () => waiting, release: () => released++ });
 
     // A small backlog, come and gone: no burst.
     waiting = BURST_BACKLOG - 1;
@@ -34,6 +36,7 @@ describe('the idle collector after a backlog of deliveries', () => {
     waiting = 0;
     await sleep(4 * BACKLOG_TICK_MS);
     expect(collector.collections).toBe(0);
+    expect(released).toBe(0);
 
     // A burst, half worked off: still waiting.
     waiting = 5 * BURST_BACKLOG;
@@ -48,5 +51,6 @@ describe('the idle collector after a backlog of deliveries', () => {
     await waitUntil('the collection after the burst', async () => c.collections === 1, 20 * BACKLOG_TICK_MS);
     await sleep(4 * BACKLOG_TICK_MS);
     expect(collector.collections).toBe(1);
+    expect(released).toBe(1); // the caches made again on demand were let go right before it
   });
 });

@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { crc32 } from 'node:zlib';
+import { decodeSidecar, sidecarArrays } from '../../../src-main/backend/store/history/sidecar-format.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type {
   AttemptRecord,
@@ -111,4 +113,28 @@ export function historyLogs(defaults: Omit<HistoryLogOptions, 'dir'>) {
     const make = async (over: Partial<HistoryLogOptions> = {}) => (await open(over)).log;
     return { dir: t.dir, open, make };
   };
+}
+
+/** A sidecar as version 2 wrote it (every column its typed array's bytes), written here independently of the service's encoder. */
+export function asVersion2(buf: Buffer): Buffer {
+  const data = decodeSidecar(buf);
+  if (typeof data === 'string') throw new Error(data);
+  const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
+  const cols: [string, number, number][] = [];
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const [name, arr] of sidecarArrays(data)) {
+    const bytes = Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
+    cols.push([name, at, arr.length]);
+    parts.push(bytes, pad(bytes.length));
+    at += bytes.length + pad(bytes.length).length;
+  }
+  const head = Buffer.from(JSON.stringify({ ...data.header, cols }));
+  const counts = Buffer.alloc(8);
+  counts.writeUInt32LE(data.header.rows, 0);
+  counts.writeUInt32LE(head.length, 4);
+  const body = Buffer.concat([Buffer.from('CSIDX02\n'), counts, head, pad(16 + head.length), ...parts]);
+  const sum = Buffer.alloc(4);
+  sum.writeUInt32LE(crc32(body));
+  return Buffer.concat([body, sum]);
 }

@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { copyFile, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { crc32 } from 'node:zlib';
-import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
-import { decodeSidecar, encodeSidecar, sidecarArrays } from '../../../src-main/backend/store/history/sidecar-format.js';
+import { asVersion2, attempt, delivery, event, historyLogs } from './history-fixtures.js';
+import { decodeSidecar, encodeSidecar } from '../../../src-main/backend/store/history/sidecar-format.js';
 
 const setup = historyLogs({ cap: 40, segmentDeliveries: 6 });
 
@@ -68,30 +67,6 @@ async function stateOf(log: HistoryLog, n: number) {
   for (let s = 0; s < 4; s++) out.push(log.listDeliveries({ company_id: 'co_a', subscription_id: `wh_${s}` }, { limit: 1000 }));
   for (let d = 0; d < 3; d++) out.push(log.eventsForDocument('co_a', `doc_${d}`));
   return JSON.stringify(out);
-}
-
-/** A sidecar as version 2 wrote it (every column its typed array's bytes), written here independently of the service's encoder. */
-function asVersion2(buf: Buffer): Buffer {
-  const data = decodeSidecar(buf);
-  if (typeof data === 'string') throw new Error(data);
-  const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
-  const cols: [string, number, number][] = [];
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (const [name, arr] of sidecarArrays(data)) {
-    const bytes = Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
-    cols.push([name, at, arr.length]);
-    parts.push(bytes, pad(bytes.length));
-    at += bytes.length + pad(bytes.length).length;
-  }
-  const head = Buffer.from(JSON.stringify({ ...data.header, cols }));
-  const counts = Buffer.alloc(8);
-  counts.writeUInt32LE(data.header.rows, 0);
-  counts.writeUInt32LE(head.length, 4);
-  const body = Buffer.concat([Buffer.from('CSIDX02\n'), counts, head, pad(16 + head.length), ...parts]);
-  const sum = Buffer.alloc(4);
-  sum.writeUInt32LE(crc32(body));
-  return Buffer.concat([body, sum]);
 }
 
 describe('history log: index sidecars', () => {

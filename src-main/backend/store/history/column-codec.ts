@@ -128,9 +128,8 @@ function roundTrips(col: Column, enc: ColumnEncoding, bytes: Buffer): boolean {
   return true;
 }
 
-/** A column of `n` values from its encoded bytes, or why it cannot be read. */
-export function decodeColumn(Ctor: ColumnCtor, n: number, enc: unknown, bytes: Uint8Array): Column | string {
-  const out = new Ctor(n);
+/** A column of `n` values from its encoded bytes (into `out` when given), or why it cannot be read. */
+export function decodeColumn(Ctor: ColumnCtor, n: number, enc: unknown, bytes: Uint8Array, out: Column = new Ctor(n)): Column | string {
   if (!Array.isArray(enc)) return 'bad column encoding';
   if (enc[0] === 'c' && enc.length === 2 && (enc[1] === null || typeof enc[1] === 'number')) {
     out.fill(enc[1] === null ? NaN : (enc[1] as number));

@@ -76,6 +76,16 @@ export function grownBytes(buf: Buffer, used: number, size: number): Buffer {
   return next;
 }
 
+/**
+ * An ArrayBuffer of `bytes` that V8 maps from the system itself (a resizable buffer that
+ * never grows), not through malloc: when it is collected, its pages are unmapped. A
+ * malloc'd block of 128 KiB or more, once freed, raises glibc's mmap threshold for good
+ * (docs/architecture.md, "Memory"), so big buffers that come and go are made this way.
+ */
+export function systemBuffer(bytes: number): ArrayBuffer {
+  return new Resizable(bytes, { maxByteLength: Math.max(bytes, 1) });
+}
+
 /** The capacity after `current` when one more entry is needed: half as much again. */
 export function nextCapacity(current: number): number {
   return Math.max(1024, Math.ceil(current * 1.5));

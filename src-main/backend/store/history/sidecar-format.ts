@@ -25,7 +25,8 @@ export function sidecarPath(segmentPath: string): string {
 const MAGIC = Buffer.from('CSIDX03\n');
 /** The version before column encodings: every column raw. */
 const MAGIC_V2 = Buffer.from('CSIDX02\n');
-const PREFIX = MAGIC.length + 8;
+/** Bytes before the header: the magic, the row count, the header's length. */
+export const PREFIX = MAGIC.length + 8;
 
 export interface SidecarHeader {
   /** The segment's length in bytes that this index describes. */
@@ -84,7 +85,7 @@ function emptyEvents(): EventRows {
 }
 
 const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
-const pad8 = (n: number) => (8 - (n % 8)) % 8;
+export const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 /** The columns' names in the order they are stored. */
 const COLUMN_NAMES = [
@@ -107,7 +108,8 @@ export function sidecarArrays(d: SidecarData): [string, Float64Array | Int32Arra
   ];
 }
 
-type ColEntry = [string, number, number] | [string, number, number, ColumnEncoding];
+/** Where a column lies and how it is stored: name, offset from the columns' start, values, encoding (none: raw). */
+export type ColEntry = [string, number, number] | [string, number, number, ColumnEncoding];
 
 /**
  * A sidecar's columns encoded (column-codec.ts) as they are added, in the order they are
@@ -175,7 +177,8 @@ export function sidecarRows(first: Buffer): number {
   return first.length >= PREFIX && isMagic(first) ? first.readUInt32LE(MAGIC.length) : 0;
 }
 
-function isMagic(buf: Buffer): boolean {
+/** Whether `buf` starts with a sidecar's magic (this version's or CSIDX02). */
+export function isMagic(buf: Buffer): boolean {
   const head = buf.subarray(0, MAGIC.length);
   return head.equals(MAGIC) || head.equals(MAGIC_V2);
 }
