@@ -17,6 +17,7 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { coldSourceOf } from './cold-source.js';
+import { compactRows } from './compact-rows.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, unpacked, type PackedSidecar } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
@@ -63,6 +64,7 @@ async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedR
 /** The deliveries of segment `segId` give up the cold fields its sidecar `data`, just written, holds as they are (cold-rows.ts); `slots`: its rows' slots. */
 function evictSegment(idx: HistoryIndex, segId: number, data: SidecarData, slots: Int32Array): void {
   idx.d.evict(segId, coldSourceOf(data), slots);
+  compactRows(idx.d, idx.pool);
 }
 
 /** Writes the sidecar; false if its segment was dropped meanwhile (the sidecar is not kept then). */
