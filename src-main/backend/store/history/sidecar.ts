@@ -17,6 +17,7 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { COLD_SOURCE_COLUMNS, coldSourceOf, coldSourceOfColumns } from './cold-source.js';
+import { compactRows } from './compact-rows.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, type PackedSidecar } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
@@ -63,14 +64,16 @@ async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedR
 
 /**
  * The deliveries of segment `segId` give up the cold fields its sidecar `snap`, just
- * written, holds as they are (cold-rows.ts). Only the columns a ColdSource needs are
- * decoded again (not the ids, the hot columns, the events).
+ * written, holds as they are (cold-rows.ts), then the rows they leave give their room
+ * back (compact-rows.ts). Only the columns a ColdSource needs are decoded again (not the
+ * ids, the hot columns, the events).
  */
 function evictSegment(idx: HistoryIndex, segId: number, snap: PackedSidecar): void {
   const cols = snap.packed.decoded(snap.header, COLD_SOURCE_COLUMNS);
   const src = typeof cols === 'string' ? cols : coldSourceOfColumns(snap.header, cols);
   if (typeof src === 'string') throw new Error(`history: a sidecar just made does not decode: ${src}`);
   idx.d.evict(segId, src, snap.slots);
+  compactRows(idx.d, idx.pool);
 }
 
 /** Writes the sidecar; false if its segment was dropped meanwhile (the sidecar is not kept then). */
