@@ -12,7 +12,7 @@ import type { HistoryLog } from '../../../src-main/backend/store/history-types.j
 import type { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
 import { dropColdCaches } from '../../../src-main/backend/store/history/cold-source.js';
 import { decodeSidecarFor, sidecarArrays } from '../../../src-main/backend/store/history/sidecar-format.js';
-import { holdsReadScratch, READ_PIECE, readSidecarColumns } from '../../../src-main/backend/store/history/sidecar-read.js';
+import { holdsReadScratch, READ_PIECE, readSidecarColumns, readWholeFile } from '../../../src-main/backend/store/history/sidecar-read.js';
 import { asVersion2, attempt, delivery, event, historyLogs } from './history-fixtures.js';
 
 const setup = historyLogs({ cap: 20_000, segmentDeliveries: 2500 });
@@ -84,6 +84,18 @@ describe('history: a sidecar read in pieces for the cold fields', () => {
       await writeFile(path, bytes);
     }
     await log.close();
+  });
+
+  it('reads a whole sidecar at start-up into a buffer outside malloc, byte for byte', async () => {
+    const { dir, open } = await setup();
+    const { log } = await open();
+    await fill(log, 3000);
+    await log.close();
+    const [{ path }] = await sidecars(dir);
+    const whole = await readWholeFile(path);
+    expect(whole.equals(await readFile(path))).toBe(true);
+    expect((whole.buffer as { resizable?: boolean }).resizable).toBe(true);
+    await expect(readWholeFile(`${path}.gone`)).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses a damaged, cut, stale or missing sidecar with the reason', async () => {

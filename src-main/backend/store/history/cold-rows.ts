@@ -7,7 +7,7 @@
 // when a page, a detail or an attempt asks for them (docs/storage.md, "The delivery
 // history in memory"). The cold rows have their own numbering (a free list), so their
 // columns hold as many rows as are in memory, not one per delivery.
-import { grown, nextCapacity, type Column } from './columns.js';
+import { grown, nextCapacity, shrunk, type Column } from './columns.js';
 import { coldColumns, COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { IdBytes } from './id-table.js';
 import type { Interner } from './interner.js';
@@ -46,6 +46,36 @@ export class ColdRows {
   /** Rows holding a summary's cold fields. */
   get size(): number {
     return this.used - this.free.length;
+  }
+
+  /** One past the highest row used since the last compaction: the columns' pages up to it are resident. */
+  get end(): number {
+    return this.used;
+  }
+
+  /**
+   * Moves the rows in use to the lowest numbers (keeping their order) and gives back the
+   * columns' room above them (compact-rows.ts says when). `refs[0..n)`: every holder of a
+   * row (each slot's cold entry; entries < 0 are not rows), rewritten in place. Returns
+   * each old row's new number (-1: not in use), for what else is kept by row (delivery-ids.ts).
+   */
+  compact(refs: Int32Array, n: number): Int32Array {
+    const to = new Int32Array(this.used).fill(-1);
+    for (let s = 0; s < n; s++) if (refs[s] >= 0) to[refs[s]] = 0;
+    const cols = Object.values(this.k) as Column[];
+    let m = 0;
+    for (let r = 0; r < this.used; r++) {
+      if (to[r] < 0) continue;
+      if (r !== m) for (const col of cols) col[m] = col[r];
+      to[r] = m++;
+    }
+    for (let s = 0; s < n; s++) if (refs[s] >= 0) refs[s] = to[refs[s]];
+    this.used = m;
+    this.free.length = 0;
+    const room = nextCapacity(m);
+    const k = this.k as Record<string, Column>;
+    for (const name of Object.keys(k)) k[name] = shrunk(k[name], room);
+    return to;
   }
 
   /** A row whose strings are null (-1); its numbers are the caller's to write. */

@@ -12,7 +12,7 @@ import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './de
 import type { ColdSource } from './cold-rows.js';
 import type { IdBytes } from './id-table.js';
 import type { Segment } from './segments.js';
-import { sidecarPath, type SidecarData } from './sidecar-format.js';
+import { sidecarPath, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 import { dropReadScratch, readSidecarColumns } from './sidecar-read.js';
 
 /** How many closed segments' cold fields stay decoded. */
@@ -83,24 +83,32 @@ export class ColdSources {
 }
 
 const COLD_NAMES = [...COLD_NUMBER_COLUMNS, ...COLD_STRING_COLUMNS].map((n) => `r.${n}`);
-const ATTEMPT_NAMES = ['aCount', 'aOff', 'aLen', 'aItem'];
-/** A closed delivery's id is its row's there too (delivery-ids.ts). */
-const ID_NAMES = ['idBytes', 'idLen'];
+/** The columns of a sidecar a ColdSource is made of (a closed delivery's id is its row's there too: delivery-ids.ts). */
+export const COLD_SOURCE_COLUMNS = [...COLD_NAMES, 'aCount', 'aOff', 'aLen', 'aItem', 'idBytes', 'idLen'];
 
 /** The cold fields of the deliveries based in `seg` from its sidecar, or why it cannot be used. */
 function readColdSource(seg: Segment): ColdSource | string {
-  const read = readSidecarColumns(sidecarPath(seg.path), seg.size, [...COLD_NAMES, ...ATTEMPT_NAMES, ...ID_NAMES], new Set(['aCount']));
+  const read = readSidecarColumns(sidecarPath(seg.path), seg.size, COLD_SOURCE_COLUMNS, new Set(['aCount']));
   if (typeof read === 'string') return read;
-  const { header, cols } = read;
-  const col = (name: string) => cols.get(name) as Column;
-  if (COLD_NAMES.some((name) => col(name).length !== header.rows) || col('aCount').length !== header.rows)
-    return 'columns of different lengths';
+  const aCount = read.cols.get('aCount') as Int32Array;
   // aCount has a zero before it: made into each row's first attempt (a running sum) in place.
-  const aCount = col('aCount');
   const aFirst = new Int32Array(aCount.buffer, aCount.byteOffset - 4, aCount.length + 1);
   for (let k = 1; k < aFirst.length; k++) aFirst[k] += aFirst[k - 1];
+  return coldSourceOfColumns(read.header, read.cols, aFirst);
+}
+
+/**
+ * A ColdSource from a sidecar's COLD_SOURCE_COLUMNS and header (its string table), or why
+ * they do not fit together; `aFirst`: each row's first attempt, made from aCount if not given.
+ */
+export function coldSourceOfColumns(header: SidecarHeader, cols: Map<string, Column>, aFirst?: Int32Array): ColdSource | string {
+  const col = (name: string) => cols.get(name) as Column;
+  const n = header.rows;
+  if (COLD_NAMES.some((name) => col(name).length !== n) || col('aCount').length !== n) return 'columns of different lengths';
+  const first = aFirst ?? new Int32Array(n + 1);
+  if (!aFirst) for (let k = 0; k < n; k++) first[k + 1] = first[k] + col('aCount')[k];
   const attempts = col('aOff').length;
-  if (aFirst[aFirst.length - 1] !== attempts || col('aLen').length !== attempts || col('aItem').length !== attempts)
+  if (first[n] !== attempts || col('aLen').length !== attempts || col('aItem').length !== attempts)
     return 'attempt columns of different lengths';
   const ids = idRows(col('idBytes') as Uint8Array, col('idLen') as Int32Array);
   if (col('idLen').length !== header.rows || !ids) return 'ids of the wrong length';
@@ -109,7 +117,7 @@ function readColdSource(seg: Segment): ColdSource | string {
   return {
     rows: rows as ColdColumns,
     strings: header.strings,
-    aFirst,
+    aFirst: first,
     aOff: col('aOff') as Float64Array,
     aLen: col('aLen') as Int32Array,
     aItem: col('aItem') as Int32Array,

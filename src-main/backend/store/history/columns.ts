@@ -53,6 +53,17 @@ function isTracking(col: Column): boolean {
   return buf.resizable === true && col.byteOffset === 0 && col.byteLength === buf.byteLength;
 }
 
+/**
+ * `col` cut to `capacity` entries, its room above them given back to the system (a
+ * resizable buffer returns the pages it shrinks by): the same array when grown() made it,
+ * else `col` as it is. For a structure whose entries were compacted below `capacity`.
+ */
+export function shrunk<T extends Column>(col: T, capacity: number): T {
+  const bytes = capacity * col.BYTES_PER_ELEMENT;
+  if (isTracking(col) && bytes < col.byteLength) (col.buffer as ResizableBuffer).resize(bytes);
+  return col;
+}
+
 /** A Buffer holding `buf`'s first `used` bytes with room for `size` in all (grown in place like grown()). */
 export function grownBytes(buf: Buffer, used: number, size: number): Buffer {
   const ab = buf.buffer as ResizableBuffer;

@@ -24,7 +24,7 @@ const EVICTED_AT = -2;
 
 export class DeliveryIds {
   /** Ids of deliveries whose cold row is in memory, keyed by that row. */
-  private readonly hot = new IdTable();
+  private hot = new IdTable();
   /** The slot of each cold row holding an id. */
   private rowSlot: Int32Array = new Int32Array(0);
   private readonly closed = new ClosedIds();
@@ -123,6 +123,23 @@ export class DeliveryIds {
   /** set() from an id's Latin-1 bytes (a sidecar's); `key` their idKeyBytes if already worked out. */
   setBytes(src: Uint8Array, from: number, n: number, slot: number, key = idKeyBytes(src, from, n)): void {
     this.hot.setBytes(src, from, n, this.rowOf(slot), tableHashOf(key));
+  }
+
+  /**
+   * The cold rows moved (ColdRows.compact: old row r is now to[r], -1 if not in use): the
+   * ids in memory move with them, into a table of their number (the old one's room goes).
+   */
+  renumber(to: Int32Array): void {
+    const [old, oldSlots] = [this.hot, this.rowSlot];
+    this.hot = new IdTable();
+    let rows = 0;
+    for (let r = 0; r < to.length; r++) rows = Math.max(rows, to[r] + 1);
+    this.rowSlot = grown(new Int32Array(0), rows);
+    for (let r = 0; r < to.length && r < oldSlots.length; r++) {
+      if (to[r] < 0 || !old.has(r)) continue;
+      this.hot.set(old.idOf(r) as string, to[r]);
+      this.rowSlot[to[r]] = oldSlots[r];
+    }
   }
 
   /** Frees `slot`'s id (retention): then sweep(), once the slots to remove are all removed. */

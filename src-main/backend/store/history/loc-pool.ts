@@ -2,7 +2,7 @@
 // first node of its chain (its last is found by walking it: a delivery's attempts are
 // few), each node a segment id, an offset, a length, an item (for an attempt embedded
 // in a carried line, else -1) and the next node (-1 ends).
-import { grown, nextCapacity } from './columns.js';
+import { grown, nextCapacity, shrunk } from './columns.js';
 import type { ColdSource } from './cold-rows.js';
 import type { Loc, Segment } from './segments.js';
 
@@ -116,6 +116,44 @@ export class LocPool {
       if (head < 0) head = tail;
     }
     return head;
+  }
+
+  /** One past the highest node used since the last compaction: the columns' pages up to it are resident. */
+  get end(): number {
+    return this.used;
+  }
+
+  /**
+   * Moves the nodes of the chains starting at `heads[s]` for the slots `live` says are
+   * in use to the lowest numbers (keeping their order) and gives back the columns' room
+   * above them (compact-rows.ts says when). The heads are rewritten in place; a dead
+   * slot's is set to -1 (its chain was freed with it).
+   */
+  compact(heads: Int32Array, n: number, live: (s: number) => boolean): void {
+    const to = new Int32Array(this.used).fill(-1);
+    for (let s = 0; s < n; s++) if (heads[s] >= 0 && live(s)) for (let x = heads[s]; x >= 0; x = this.next[x]) to[x] = 0;
+    let m = 0;
+    for (let x = 0; x < this.used; x++) {
+      if (to[x] < 0) continue;
+      if (x !== m) {
+        this.seg[m] = this.seg[x];
+        this.off[m] = this.off[x];
+        this.len[m] = this.len[x];
+        this.item[m] = this.item[x];
+        this.next[m] = this.next[x];
+      }
+      to[x] = m++;
+    }
+    for (let x = 0; x < m; x++) if (this.next[x] >= 0) this.next[x] = to[this.next[x]];
+    for (let s = 0; s < n; s++) if (heads[s] >= 0) heads[s] = live(s) ? to[heads[s]] : -1;
+    this.used = this.size = m;
+    this.freeHead = -1;
+    const room = nextCapacity(m);
+    this.seg = shrunk(this.seg, room);
+    this.off = shrunk(this.off, room);
+    this.len = shrunk(this.len, room);
+    this.item = shrunk(this.item, room);
+    this.next = shrunk(this.next, room);
   }
 
   private alloc(): number {

@@ -134,6 +134,19 @@ export class PackedColumns {
     this.at += bytes.length + pad8(bytes.length);
   }
 
+  /** Only columns `names` decoded again (those kept raw: views of their bytes), or why one cannot be. */
+  decoded(header: SidecarHeader, names: readonly string[]): Map<string, Column> | string {
+    const like = new Map(template(header));
+    const out = new Map<string, Column>();
+    for (const name of names) {
+      const k = this.cols.findIndex((c) => c[0] === name);
+      const arr = k < 0 || !like.has(name) ? 'missing' : readColumn(this.parts[2 * k], this.cols[k], like.get(name) as Column, true);
+      if (typeof arr === 'string') return `column ${name}: ${arr}`;
+      out.set(name, arr);
+    }
+    return out;
+  }
+
   /** The columns decoded again, with `header`, as decodeSidecar would read them from the file (those kept raw: views of their bytes). */
   data(header: SidecarHeader): SidecarData | string {
     // Columns kept raw are read in place (the ids' bytes, ~750 KB for 25,000 deliveries, not copied again).
@@ -223,15 +236,10 @@ export function decodeSidecar(buf: Buffer): SidecarData | string {
   return assemble(header, cols, (col) => (bodyAt + col[1] > end ? undefined : buf.subarray(bodyAt + col[1], end)));
 }
 
-/** A sidecar's data from its header and each column's bytes (`bytesOf`), or the reason it cannot be used. */
-function assemble(
-  header: SidecarHeader,
-  cols: ColEntry[],
-  bytesOf: (col: ColEntry) => Buffer | undefined,
-  view = false,
-): SidecarData | string {
+/** An empty array of each column's type, by name, in the order they are stored. */
+function template(header: SidecarHeader): [string, Column][] {
   const empty = deliveryColumns(0);
-  const template = sidecarArrays({
+  return sidecarArrays({
     header,
     rows: empty,
     idBytes: empty.status,
@@ -242,8 +250,17 @@ function assemble(
     aItem: empty.attempts,
     events: emptyEvents(),
   });
+}
+
+/** A sidecar's data from its header and each column's bytes (`bytesOf`), or the reason it cannot be used. */
+function assemble(
+  header: SidecarHeader,
+  cols: ColEntry[],
+  bytesOf: (col: ColEntry) => Buffer | undefined,
+  view = false,
+): SidecarData | string {
   const out: Record<string, Float64Array | Int32Array | Uint8Array> = {};
-  for (const [name, like] of template) {
+  for (const [name, like] of template(header)) {
     const col = cols.find((c) => c[0] === name);
     if (!col) return `column ${name} missing`;
     const arr = readColumn(bytesOf(col), col, like, view);

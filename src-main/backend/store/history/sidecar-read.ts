@@ -1,13 +1,15 @@
-// Some columns of a sidecar (sidecar-format.ts), read synchronously without holding the
-// file: what the cold fields' cache (cold-source.ts) reads at each miss. The checksum is
-// computed over the file read in pieces through one small scratch buffer, the header's
-// text is decoded from those pieces as they pass, then each column asked for is read
-// alone and decoded into one buffer, holding them all, that V8 maps from the system
-// (columns.ts systemBuffer) and unmaps when it is collected. Reading the whole file into a
-// Buffer (up to a few MB) and freeing it after the decode raised glibc's mmap threshold
-// to that size for the rest of the process, and with it what every arena keeps free
-// (docs/architecture.md, "Memory").
+// Reading sidecars (sidecar-format.ts) without a malloc'd buffer of their size. Reading
+// a whole file into a Buffer (1-4.6 MB) and freeing it after the decode raised glibc's
+// mmap threshold to that size for the rest of the process, and with it what every arena
+// keeps free (docs/architecture.md, "Memory"). Start-up reads each sidecar whole into a
+// buffer V8 maps from the system itself (columns.ts systemBuffer) and unmaps when it is
+// collected. The cold fields' cache (cold-source.ts) reads some columns synchronously at
+// each miss without holding the file: the checksum is computed over the file read in
+// pieces through one small scratch buffer, the header's text is decoded from those pieces
+// as they pass, then each column asked for is read alone and decoded into one such buffer
+// holding them all.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { crc32 } from 'node:zlib';
 import { decodeColumn, type Column, type ColumnCtor } from './column-codec.js';
@@ -34,6 +36,28 @@ export function dropReadScratch(): void {
 /** Whether a scratch buffer is held now (for tests). */
 export function holdsReadScratch(): boolean {
   return scratch !== undefined;
+}
+
+/**
+ * The whole file at `path` in a buffer V8 maps itself: start-up reads each closed
+ * segment's sidecar whole once (1-4 MB), and a malloc'd Buffer of that size, freed after
+ * the load, set glibc's mmap threshold to it for the rest of the process.
+ */
+export async function readWholeFile(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.from(systemBuffer(size), 0, size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await fh.read(buf, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return buf.subarray(0, at);
+  } finally {
+    await fh.close();
+  }
 }
 
 /** What readSidecarColumns gives: the header and the columns asked for, by name, all in one buffer. */

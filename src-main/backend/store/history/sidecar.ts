@@ -8,7 +8,7 @@
 // way, applying it leaves the index exactly as scanning would. The open segment
 // has none (it is scanned); a sidecar that is missing, damaged or does not match its
 // segment's length is ignored and the segment scanned (loader.ts says so at start-up).
-import { open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { decodeEvent } from './event-table.js';
 import { decodeRow } from './delivery-row.js';
@@ -17,10 +17,12 @@ import type { IdBytes } from './id-table.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
-import { coldSourceOf } from './cold-source.js';
-import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, unpacked, type PackedSidecar } from './sidecar-build.js';
+import { COLD_SOURCE_COLUMNS, coldSourceOf, coldSourceOfColumns } from './cold-source.js';
+import { compactRows } from './compact-rows.js';
+import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, type PackedSidecar } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
+import { readWholeFile } from './sidecar-read.js';
 import { decodeSidecarFor, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
@@ -61,9 +63,18 @@ async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedR
   return putSidecar(segmentPath, snap);
 }
 
-/** The deliveries of segment `segId` give up the cold fields its sidecar `data`, just written, holds as they are (cold-rows.ts); `slots`: its rows' slots. */
-function evictSegment(idx: HistoryIndex, segId: number, data: SidecarData, slots: Int32Array): void {
-  idx.d.evict(segId, coldSourceOf(data), slots);
+/**
+ * The deliveries of segment `segId` give up the cold fields its sidecar `snap`, just
+ * written, holds as they are (cold-rows.ts), then the rows they leave give their room
+ * back (compact-rows.ts). Only the columns a ColdSource needs are decoded again (not the
+ * ids, the hot columns, the events).
+ */
+function evictSegment(idx: HistoryIndex, segId: number, snap: PackedSidecar): void {
+  const cols = snap.packed.decoded(snap.header, COLD_SOURCE_COLUMNS);
+  const src = typeof cols === 'string' ? cols : coldSourceOfColumns(snap.header, cols);
+  if (typeof src === 'string') throw new Error(`history: a sidecar just made does not decode: ${src}`);
+  idx.d.evict(segId, src, snap.slots);
+  compactRows(idx.d, idx.pool);
 }
 
 /** Writes the sidecar; false if its segment was dropped meanwhile (the sidecar is not kept then). */
@@ -91,7 +102,7 @@ async function putSidecar(segmentPath: string, made: PackedSidecar): Promise<boo
 export async function readSidecar(segmentPath: string, fileSize: number): Promise<SidecarData | string> {
   let buf: Buffer;
   try {
-    buf = await readFile(sidecarPath(segmentPath));
+    buf = await readWholeFile(sidecarPath(segmentPath));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     return `unreadable (${(err as Error).message})`;
@@ -222,7 +233,7 @@ export class SidecarQueue {
       try {
         await this.writtenOut();
         if (!snap) return await writeSidecar(path, id);
-        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, unpacked(snap), snap.slots);
+        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, snap);
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
