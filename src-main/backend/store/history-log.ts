@@ -228,7 +228,7 @@ class SegmentedHistoryLog implements HistoryLog {
     const eventId = bits >= 0 && keepsEventId(bits) ? v.event_id : undefined;
     const loc = attempt ? this.appendAttempt(slot, attempt, after, patch, eventId) : after ? this.append(after) : undefined;
     this.known.changed(slot, this.idx.d.c.baseSeg[slot], attempt && loc, bits);
-    this.idx.updateDelivery(slot, v);
+    if (bits < 0 || !this.idx.d.rows.writeChanged(slot, v, bits)) this.idx.updateDelivery(slot, v);
   }
 
   /** Appends an attempt of the delivery at `slot` (`patch` on its line; returns where), then `after` (whole lines, or ''; `knownEventId`: its event's id, if the caller has it as a string); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */

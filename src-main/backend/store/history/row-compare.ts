@@ -5,7 +5,7 @@
 // to be compared and thrown away.
 import type { AttemptRecord, DeliverySummary } from '../history-types.js';
 import { changeBitsFrom } from './attempt-bytes.js';
-import { isoMs, msIso } from './columns.js';
+import { isoMs, msIso, numOrNull } from './columns.js';
 import { STATUSES, type ColdColumns, type DeliveryColumns } from './delivery-row.js';
 import type { IdInterner } from './id-interner.js';
 import type { IdTable } from './id-table.js';
@@ -29,6 +29,9 @@ const STRING_FIELDS: Partial<Record<number, 'type' | 'sub' | 'company' | 'doc' |
   12: 'err',
 };
 const nanNull = (n: number): number | null => (Number.isNaN(n) ? null : n);
+
+/** The SUMMARY_KEYS an attempt changes (status, attempts, last attempt's time, status code, error, duration, next attempt), as bits. */
+const ATTEMPT_FIELDS = (1 << 7) | (1 << 8) | (1 << 10) | (1 << 11) | (1 << 12) | (1 << 13) | (1 << 14);
 
 /** Whether `v` is the number stored as `n` (NaN: null). */
 const sameNum = (v: unknown, n: number): boolean => (Number.isNaN(n) ? v === null : v === n);
@@ -61,6 +64,47 @@ export class RowCompare {
     this.s = s;
     this.r = this.table.coldRow(s);
     return changeBitsFrom(a, d, this.same);
+  }
+
+  /**
+   * DeliveryTable.write(s, d) for the usual change after an attempt, when changeBits(s, a, d)
+   * just gave `bits` (>= 0): only the columns of the fields that changed are written, and
+   * they can only be fields an attempt changes. The others (ids, interned strings, creation
+   * time, key shape, flags) are equal to what the row holds (changeBits compared them), and
+   * write() would swap each for itself: an interner lookup or an ISO parse each, for nothing.
+   * False, with nothing written, when that does not apply (another field changed, a value
+   * the columns cannot hold exactly): the caller writes the whole row then.
+   */
+  writeChanged(s: number, d: DeliverySummary, bits: number): boolean {
+    const changed = (bits | (bits >>> 16)) & 0xffff;
+    if ((changed & ~ATTEMPT_FIELDS) !== 0 || !this.table.isUsual(s)) return false;
+    const status = STATUSES.indexOf(d.status);
+    const { attempts, last_error: err } = d;
+    const lastAt = d.last_attempt_at === null ? NaN : isoMs(d.last_attempt_at);
+    const code = numOrNull(d.last_status_code);
+    const dur = numOrNull(d.last_duration_ms);
+    const next = numOrNull(d.next_attempt_at);
+    // What delivery-row.ts fits() and numbers() ask of these fields.
+    if (status < 0 || !Number.isInteger(attempts) || attempts < 0 || attempts >= 2 ** 31) return false;
+    if ((err !== null && typeof err !== 'string') || (Number.isNaN(lastAt) && d.last_attempt_at !== null)) return false;
+    if (code === undefined || dur === undefined || next === undefined) return false;
+    const k = this.table.cold.k;
+    const r = this.table.coldRow(s); // in memory since changeBits
+    this.table.c.status[s] = status;
+    k.attempts[r] = attempts;
+    k.lastAt[r] = lastAt;
+    k.code[r] = code;
+    k.dur[r] = dur;
+    k.next[r] = next;
+    if ((changed & (1 << 12)) !== 0) {
+      const old = k.err[r];
+      if (err !== null) k.err[r] = this.strs.swap(old, err);
+      else {
+        if (old >= 0) this.strs.release(old);
+        k.err[r] = -1;
+      }
+    }
+    return true;
   }
 
   /** Field `i` (SUMMARY_KEYS index) of usual row `s` (isUsual) as DeliveryTable.read gives it. */
