@@ -223,7 +223,7 @@ class SegmentedHistoryLog implements HistoryLog {
   /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append: on the attempt's line when it can). */
   private changeSummary(slot: number, v: DeliverySummary, attempt?: AttemptRecord): void {
     // The usual change after an attempt is told from the stored row in place (no summary read back).
-    const bits = attempt ? (this.idx.d.rows.changeBits(slot, attempt, v) ?? -1) : -1;
+    const bits = attempt ? (this.idx.d.rows.changeBits(slot, attempt, v, v.id) ?? -1) : -1;
     const { patch, after } = bits >= 0 ? { patch: { bits, d: v }, after: '' } : attemptChange(attempt, this.idx.d.read(slot), v);
     const eventId = bits >= 0 && keepsEventId(bits) ? v.event_id : undefined;
     const loc = attempt ? this.appendAttempt(slot, attempt, after, patch, eventId) : after ? this.append(after) : undefined;

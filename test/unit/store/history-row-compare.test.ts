@@ -78,7 +78,8 @@ describe('the change an attempt made, told from the stored row', () => {
             next_attempt_at: ok ? null : 1_700_000_000_000,
           });
           const d = after(old, a, changes, extra);
-          const inPlace = t.rows.changeBits(s, a, d);
+          // Found by its id (as the history log finds it) half the time: the same answer either way.
+          const inPlace = t.rows.changeBits(s, a, d, n % 2 === 0 ? old.id : undefined);
           const usual = t.oddOf(s) === undefined && storedExtra === undefined;
           if (!usual) {
             expect(inPlace).toBeUndefined();

@@ -19,6 +19,17 @@ function sameTime(v: unknown, ms: number): boolean {
   return typeof v === 'string' && v.length === 24 && isoMs(v) === ms;
 }
 
+/** The last created_at sameCreated read, and its time: the deliveries of one event share that string, and end one after another. */
+let lastCreated: unknown;
+let lastCreatedMs = NaN;
+
+/** sameTime for created_at, reading each distinct string once in a row. */
+function sameCreated(v: unknown, ms: number): boolean {
+  if (Number.isNaN(ms) || typeof v !== 'string' || v.length !== 24) return sameTime(v, ms);
+  if (v !== lastCreated) lastCreatedMs = isoMs((lastCreated = v));
+  return lastCreatedMs === ms;
+}
+
 /** The string columns of SUMMARY_KEYS indexes 2-6 and 12 (numbers in the string interner, -1: null). */
 const STRING_FIELDS: Partial<Record<number, 'type' | 'sub' | 'company' | 'doc' | 'url' | 'err'>> = {
   2: 'type',
@@ -41,6 +52,8 @@ export class RowCompare {
   private s = 0;
   /** Its cold row (DeliveryTable.coldRow). */
   private r = 0;
+  /** The id the caller found row `s` by (changeBits' `foundBy`): the row holds it, no need to compare its bytes. */
+  private foundBy: string | undefined;
 
   constructor(
     /** The table's columns and DeliveryTable.isUsual. */
@@ -58,11 +71,13 @@ export class RowCompare {
   /**
    * attempt-bytes.ts changeBits(a, old, d) where `old` is the summary row `s` reads back
    * as, without making it; undefined for a row not of the usual shape (read it back).
+   * `foundBy`: the id `s` was looked up by (DeliveryTable.slot), if it was.
    */
-  changeBits(s: number, a: AttemptRecord, d: DeliverySummary): number | undefined {
+  changeBits(s: number, a: AttemptRecord, d: DeliverySummary, foundBy?: string): number | undefined {
     if (!this.table.isUsual(s)) return undefined;
     this.s = s;
     this.r = this.table.coldRow(s);
+    this.foundBy = foundBy;
     return changeBitsFrom(a, d, this.same);
   }
 
@@ -145,7 +160,7 @@ export class RowCompare {
     const { s, r, strs } = this;
     switch (i) {
       case 0:
-        return typeof v === 'string' && this.ids.holds(s, v);
+        return typeof v === 'string' && (v === this.foundBy || this.ids.holds(s, v));
       case 1:
         return typeof v === 'string' && this.eventIds.holds(c.evt[s], v);
       case 2:
@@ -163,7 +178,7 @@ export class RowCompare {
       case 8:
         return v === k.attempts[r];
       case 9:
-        return sameTime(v, c.created[s]);
+        return sameCreated(v, c.created[s]);
       case 10:
         return sameTime(v, k.lastAt[r]);
       case 11:
