@@ -1,13 +1,19 @@
 // Diagnostic (not part of the test suite): bytes per delivery held by the history index,
 // structure by structure, for figure 4's shape (one event fanned out to 100 subscriptions,
 // 50 documents, one company, one attempt per delivery) or one event per delivery.
+// With `closed` as third argument, a new segment starts every 25,000 deliveries (the
+// service's segment at the soak's cap of 200,000) and each one is closed as a rotation
+// closes it (its sidecar made, not written; its deliveries give up what the sidecar
+// holds): all but the last deliveries are then in closed segments.
 // Run:
 //   npx rolldown bench/index-memory.ts --platform node --format esm --file /tmp/index-memory.mjs
-//   node --expose-gc /tmp/index-memory.mjs [deliveries=130000] [fanout=100]
+//   node --expose-gc /tmp/index-memory.mjs [deliveries=130000] [fanout=100] [closed]
 import { HistoryIndex } from '../src-main/backend/store/history/index-state.js';
 import type { Segment } from '../src-main/backend/store/history/segments.js';
 import type { DeliverySummary, EventSummary } from '../src-main/backend/store/history-types.js';
 import { newId } from '../src-main/backend/ids.js';
+import { coldSourceOf } from '../src-main/backend/store/history/cold-source.js';
+import { snapshotSidecar, unpacked } from '../src-main/backend/store/history/sidecar-build.js';
 
 const total = Number(process.argv[2] ?? 130_000);
 const fanout = Number(process.argv[3] ?? 100);
@@ -21,7 +27,17 @@ function heap(): { heap: number; ab: number } {
   return { heap: m.heapUsed, ab: m.arrayBuffers };
 }
 
-const seg: Segment = { id: 1, path: '/tmp/none', size: 0, written: 0, isNew: false, created: 0 } as Segment;
+const newSeg = (id: number): Segment => ({ id, path: '/tmp/none', size: 0, written: 0, isNew: false, created: 0 }) as Segment;
+let seg = newSeg(1);
+const closing = process.argv[4] === 'closed';
+const sources = new Map<number, ReturnType<typeof coldSourceOf>>();
+/** As SidecarQueue does once a sidecar is written; the decoded sidecars are the cold cache's (two segments at most), not counted. */
+function close(old: Segment): void {
+  const snap = snapshotSidecar(idx, old);
+  const src = coldSourceOf(unpacked(snap));
+  sources.set(old.id, src);
+  idx.d.evict(old.id, src, snap.slots);
+}
 const subs = Array.from({ length: Math.max(fanout, 1) }, () => newId('wh'));
 const docs = Array.from({ length: 50 }, () => newId('doc'));
 const t0 = Date.parse('2026-11-26T10:00:00.000Z');
@@ -29,6 +45,7 @@ const t0 = Date.parse('2026-11-26T10:00:00.000Z');
 const before = heap();
 const idx = new HistoryIndex();
 idx.segs.set(seg.id, seg);
+idx.d.coldSource = (id) => sources.get(id)!;
 let seq = 0;
 let off = 0;
 for (let n = 0; n < total;) {
@@ -46,6 +63,12 @@ for (let n = 0; n < total;) {
   idx.putEvent(++seq, e, { seg, off, len: 500 });
   off += 500;
   for (let k = 0; k < fanout && n < total; k++, n++) {
+    if (closing && n > 0 && n % 25_000 === 0) {
+      const old = seg;
+      seg = newSeg(old.id + 1);
+      idx.segs.set(seg.id, seg);
+      close(old);
+    }
     const v: DeliverySummary = {
       id: newId('msg'),
       event_id: evt,
@@ -68,6 +91,7 @@ for (let n = 0; n < total;) {
     off += 375;
   }
 }
+sources.clear();
 const after = heap();
 const per = (b: number): string => (b / total).toFixed(1).padStart(7);
 const bytes = (o: unknown): number => {
@@ -77,10 +101,12 @@ const bytes = (o: unknown): number => {
 };
 // Typed storage, by structure (byteLength: what is committed for it).
 const r = idx as unknown as Record<string, Record<string, unknown>>;
-const ids = r.d.ids as unknown as Record<string, unknown>;
+const ids = idx.d.ids as unknown as Record<string, unknown>;
 const rows: [string, number][] = [
   ['delivery columns', bytes(idx.d.c)],
-  ['delivery id table (bytes+slots+hash)', (ids.bytes as Buffer).byteLength + bytes(ids)],
+  ['delivery ids (bytes, table; closed: keys+slots)', idx.d.ids.bytesHeld],
+  ['  of which closed ids (keys+slots)', (ids.closed as { bytesHeld: number }).bytesHeld],
+  ['cold rows (a closed segment gives its up)', bytes(idx.d.cold.k)],
   ['event columns', bytes(idx.ev)],
   ['loc pool', bytes(idx.pool)],
 ];
@@ -98,7 +124,7 @@ const evIdsBytes = evIds ? (evIds.bytes as Buffer).byteLength + bytes(evIds) + b
 rows.push(['event id table (typed)', evIdsBytes]);
 console.log(`${total} deliveries, fan-out ${fanout}: per delivery`);
 for (const [name, b] of rows) console.log(`${per(b)}  ${name}`);
-const typed = rows.reduce((a, [, b]) => a + b, 0);
+const typed = rows.reduce((a, [name, b]) => (name.startsWith(' ') ? a : a + b), 0);
 console.log(`${per(typed)}  = typed total (byteLength)`);
 console.log(`${per(after.ab - before.ab)}  ArrayBuffers (process.memoryUsage)`);
 console.log(`${per(after.heap - before.heap)}  JS heap (slot lists, interners, maps)`);

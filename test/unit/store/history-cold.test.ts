@@ -172,4 +172,63 @@ describe('history log: closed segments keep only what listing needs in memory', 
     const byId = (a: DeliverySummary, b: DeliverySummary) => a.id.localeCompare(b.id);
     expect(reopened.pendingDeliveries().sort(byId)).toEqual(pending.sort(byId)); // in slot order, which a reload may change
   });
+
+  it("keeps a closed delivery's id in its sidecar only, finds it by id there, and loads none of them at a restart", async () => {
+    const { open } = await setup();
+    const { log } = await open();
+    // Ids with a character above U+00FF are not in a sidecar's bytes: they stay in memory.
+    const wide = { ...delivery({ id: 'msg_✓_wide', status: 'succeeded', attempts: 1 }), created_at: '2026-11-26T09:00:00.000Z' };
+    log.recordDelivery(wide);
+    const want = fill(log, 400);
+    want.set(wide.id, wide);
+    const ids = [...want.keys()];
+    await settle(log);
+    const { idx } = internals(log);
+    const check = (l: HistoryLog, x: HistoryIndex) => {
+      // In memory: the ids of the deliveries whose cold fields are (open segment, pending, kept whole), and the wide one.
+      expect(x.d.ids.inMemory).toBeLessThanOrEqual(x.d.cold.size);
+      expect(x.d.ids.inMemory).toBeLessThan(want.size / 2);
+      expect(x.d.size).toBe(want.size);
+      expect(ids.map((id) => l.getDelivery(id))).toEqual([...want.values()]);
+      for (const id of ['msg_99999', 'msg_0000', 'msg_000050', 'msg_✓_wid', 'msg_✓_wide ', '']) expect(l.getDelivery(id)).toBeUndefined();
+      // A cursor that is a closed delivery's id pages on from it.
+      const page = l.listDeliveries({ company_id: 'co_a' }, { limit: 3, starting_after: 'msg_00101' });
+      expect(page.data.map((v) => v.id)).toEqual(['msg_00100', 'msg_00099', 'msg_00098']);
+    };
+    check(log, idx);
+    const before = answers(log, ids);
+    await log.close();
+    const reopened = (await open()).log;
+    const again = internals(reopened).idx;
+    expect(again.cold.reads).toBe(0);
+    check(reopened, again);
+    expect(answers(reopened, ids)).toBe(before);
+  });
+});
+
+describe('history log at its cap: closed ids', () => {
+  const capped = historyLogs({ cap: 200, segmentDeliveries: 40 });
+
+  it('forgets the ids retention drops, finds the others, and a new delivery may take a dropped id again', async () => {
+    const { open } = await capped();
+    const { log } = await open();
+    const want = fill(log, 800);
+    await log.flush();
+    while ((log as unknown as { retaining: Promise<void> | null }).retaining)
+      await (log as unknown as { retaining: Promise<void> }).retaining;
+    await settle(log);
+    const { idx } = internals(log);
+    const kept = [...want.keys()].filter((id) => log.getDelivery(id) !== undefined);
+    expect(kept.length).toBeGreaterThan(100);
+    expect(kept.length).toBe(idx.d.size);
+    // Dropped: the oldest, but for pending ones (carried).
+    const dropped = [...want.keys()].filter((id) => !kept.includes(id));
+    expect(dropped.length).toBeGreaterThan(400);
+    expect(dropped.every((id) => want.get(id)?.status !== 'pending')).toBe(true);
+    for (const id of kept) expect(log.getDelivery(id)).toEqual(want.get(id));
+    const again = { ...(want.get(dropped[0]) as DeliverySummary), created_at: '2026-11-27T10:00:00.000Z' };
+    log.recordDelivery(again);
+    expect(log.getDelivery(again.id)).toEqual(again);
+    expect(idx.d.size).toBe(kept.length + 1);
+  });
 });

@@ -138,6 +138,7 @@ describe('delivery table bulk import (a sidecar at start-up)', () => {
         aOff: new Float64Array(0),
         aLen: new Int32Array(0),
         aItem: new Int32Array(0),
+        ids: { bytes, at, len },
       };
     };
     // Two rows first, so the run's slots start past 0.

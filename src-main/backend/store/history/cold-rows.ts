@@ -9,6 +9,7 @@
 // columns hold as many rows as are in memory, not one per delivery.
 import { grown, nextCapacity, shrunk, systemBuffer, type Column } from './columns.js';
 import { coldColumns, COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
+import type { IdBytes } from './id-table.js';
 import type { Interner } from './interner.js';
 
 /**
@@ -30,6 +31,8 @@ export interface ColdSource {
   aOff: Float64Array;
   aLen: Int32Array;
   aItem: Int32Array;
+  /** The rows' ids (a delivery whose cold fields are here has its id here too: delivery-ids.ts). */
+  ids: IdBytes;
 }
 
 export class ColdRows {
@@ -53,9 +56,10 @@ export class ColdRows {
   /**
    * Moves the rows in use to the lowest numbers (keeping their order) and gives back the
    * columns' room above them (compact-rows.ts says when). `refs[0..n)`: every holder of a
-   * row (each slot's cold entry; entries < 0 are not rows), rewritten in place.
+   * row (each slot's cold entry; entries < 0 are not rows), rewritten in place. Returns
+   * each old row's new number (-1: not in use), for what else is kept by row (delivery-ids.ts).
    */
-  compact(refs: Int32Array, n: number): void {
+  compact(refs: Int32Array, n: number): Int32Array {
     // Old row -> new row, in memory V8 maps itself: a malloc'd block this size, once
     // freed, would raise glibc's mmap threshold for good (columns.ts systemBuffer).
     const to = new Int32Array(systemBuffer(this.used * 4)).fill(-1);
@@ -73,6 +77,7 @@ export class ColdRows {
     const room = nextCapacity(m);
     const k = this.k as Record<string, Column>;
     for (const name of Object.keys(k)) k[name] = shrunk(k[name], room);
+    return to;
   }
 
   /** A row whose strings are null (-1); its numbers are the caller's to write. */

@@ -2,12 +2,15 @@
 // sidecars: a cache of the few segments read last, since a page or a retry batch reads
 // many deliveries of one segment. Reading and decoding a sidecar of 25,000 deliveries
 // takes a few ms (synchronous: a summary is read synchronously, and the file is under a
-// few MB); only the cold columns and the attempt locations are read (sidecar-read.ts),
-// into one buffer outside malloc (~1.8 MB for 25,000 deliveries). The idle collection
-// lets the cache go (dropCaches): a quiet service reads a sidecar again when asked.
+// few MB); only the cold columns, the attempt locations and the ids are read
+// (sidecar-read.ts), into one buffer outside malloc (~2.7 MB for 25,000 deliveries). The
+// idle collection lets the cache go (dropCaches): a quiet service reads a sidecar again
+// when asked.
 import type { Column } from './column-codec.js';
+import { systemBuffer } from './columns.js';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { ColdSource } from './cold-rows.js';
+import type { IdBytes } from './id-table.js';
 import type { Segment } from './segments.js';
 import { sidecarPath, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 import { dropReadScratch, readSidecarColumns } from './sidecar-read.js';
@@ -80,8 +83,8 @@ export class ColdSources {
 }
 
 const COLD_NAMES = [...COLD_NUMBER_COLUMNS, ...COLD_STRING_COLUMNS].map((n) => `r.${n}`);
-/** The columns of a sidecar a ColdSource is made of. */
-export const COLD_SOURCE_COLUMNS = [...COLD_NAMES, 'aCount', 'aOff', 'aLen', 'aItem'];
+/** The columns of a sidecar a ColdSource is made of (a closed delivery's id is its row's there too: delivery-ids.ts). */
+export const COLD_SOURCE_COLUMNS = [...COLD_NAMES, 'aCount', 'aOff', 'aLen', 'aItem', 'idBytes', 'idLen'];
 
 /** The cold fields of the deliveries based in `seg` from its sidecar, or why it cannot be used. */
 function readColdSource(seg: Segment): ColdSource | string {
@@ -107,6 +110,8 @@ export function coldSourceOfColumns(header: SidecarHeader, cols: Map<string, Col
   const attempts = col('aOff').length;
   if (first[n] !== attempts || col('aLen').length !== attempts || col('aItem').length !== attempts)
     return 'attempt columns of different lengths';
+  const ids = idRows(col('idBytes') as Uint8Array, col('idLen') as Int32Array);
+  if (col('idLen').length !== header.rows || !ids) return 'ids of the wrong length';
   const rows = {} as Record<keyof ColdColumns, Column>;
   for (const name of [...COLD_NUMBER_COLUMNS, ...COLD_STRING_COLUMNS]) rows[name] = col(`r.${name}`);
   return {
@@ -116,6 +121,7 @@ export function coldSourceOfColumns(header: SidecarHeader, cols: Map<string, Col
     aOff: col('aOff') as Float64Array,
     aLen: col('aLen') as Int32Array,
     aItem: col('aItem') as Int32Array,
+    ids,
   };
 }
 
@@ -125,5 +131,14 @@ export function coldSourceOf(data: SidecarData): ColdSource {
   for (const name of [...COLD_NUMBER_COLUMNS, ...COLD_STRING_COLUMNS]) rows[name] = data.rows[name];
   const aFirst = new Int32Array(data.aCount.length + 1);
   for (let k = 0; k < data.aCount.length; k++) aFirst[k + 1] = aFirst[k] + data.aCount[k];
-  return { rows: rows as ColdColumns, strings: data.header.strings, aFirst, aOff: data.aOff, aLen: data.aLen, aItem: data.aItem };
+  const ids = idRows(data.idBytes, data.idLen) as IdBytes;
+  return { rows: rows as ColdColumns, strings: data.header.strings, aFirst, aOff: data.aOff, aLen: data.aLen, aItem: data.aItem, ids };
+}
+
+/** The ids' bytes with each row's start (in a buffer outside malloc), or undefined if the lengths do not add up to the bytes. */
+function idRows(bytes: Uint8Array, len: Int32Array): IdBytes | undefined {
+  const at = new Float64Array(systemBuffer(len.length * 8));
+  for (let k = 1; k < at.length; k++) at[k] = at[k - 1] + Math.max(0, len[k - 1]);
+  const total = len.length === 0 ? 0 : at[len.length - 1] + Math.max(0, len[len.length - 1]);
+  return total === bytes.length ? { bytes, at, len } : undefined;
 }

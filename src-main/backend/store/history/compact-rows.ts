@@ -17,6 +17,7 @@ export const COMPACT_FROM = 4096;
 
 /** Compacts the cold rows and the attempt locations of `d` when at most half of the rows used are in use. */
 export function compactRows(d: DeliveryTable, pool: LocPool): void {
-  if (d.cold.end >= COMPACT_FROM && d.cold.size * 2 <= d.cold.end) d.cold.compact(d.c.cold, d.end);
+  // The ids in memory are kept by cold row (delivery-ids.ts): they move with their rows.
+  if (d.cold.end >= COMPACT_FROM && d.cold.size * 2 <= d.cold.end) d.ids.renumber(d.cold.compact(d.c.cold, d.end));
   if (pool.end >= COMPACT_FROM && pool.size * 2 <= pool.end) pool.compact(d.c.aHead, d.end, (s) => d.isLive(s));
 }

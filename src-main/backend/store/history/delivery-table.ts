@@ -7,7 +7,8 @@
 // its key fields still in the columns for the lists.
 import type { DeliverySummary } from '../history-types.js';
 import { grown, nextCapacity, type Column } from './columns.js';
-import { ColdRows, evictedRef, NO_ROW, sidecarRowOf, type ColdSource } from './cold-rows.js';
+import { ColdRows, NO_ROW, sidecarRowOf, type ColdSource } from './cold-rows.js';
+import { evictRows } from './evict-rows.js';
 import {
   decodeRow,
   hotColumns,
@@ -25,7 +26,8 @@ import type { IdInterner } from './id-interner.js';
 import type { Interner } from './interner.js';
 import type { LocPool } from './loc-pool.js';
 import type { Loc } from './segments.js';
-import { IdTable, type IdBytes } from './id-table.js';
+import { DeliveryIds } from './delivery-ids.js';
+import type { IdBytes } from './id-table.js';
 import { importRows } from './import-rows.js';
 import { insertLike } from './insert-like.js';
 import { RowCompare } from './row-compare.js';
@@ -34,7 +36,8 @@ import { RowCompare } from './row-compare.js';
 const slotColumns = (cap: number) => ({ ...hotColumns(cap), cold: new Int32Array(cap) });
 
 export class DeliveryTable {
-  readonly ids = new IdTable();
+  /** Ids by slot and slots by id (a closed delivery's bytes in its sidecar: delivery-ids.ts). */
+  readonly ids: DeliveryIds = new DeliveryIds(this);
   private readonly freeSlots: number[] = [];
   private readonly odd = new Map<number, DeliverySummary>();
   private used = 0;
@@ -87,12 +90,12 @@ export class DeliveryTable {
 
   insert(seq: number, v: DeliverySummary, segId: number): number {
     const s = this.allocSlot();
-    this.ids.set(v.id, s);
     this.c.seq[s] = seq;
     this.c.baseSeg[s] = segId;
     this.c.aHead[s] = -1;
     this.c.evt[s] = this.c.sub[s] = this.c.company[s] = this.c.doc[s] = -1;
     this.c.cold[s] = this.cold.alloc();
+    this.ids.set(v.id, s);
     this.write(s, v);
     return s;
   }
@@ -111,9 +114,10 @@ export class DeliveryTable {
   coldRow(s: number): number {
     const ref = this.c.cold[s];
     if (ref >= 0) return ref;
-    const r = ref === NO_ROW ? this.cold.alloc() : this.cold.copyFrom(this.coldSource(this.c.baseSeg[s]), sidecarRowOf(ref));
-    this.c.cold[s] = r;
-    return r;
+    if (ref === NO_ROW) return (this.c.cold[s] = this.cold.alloc());
+    const r = this.cold.copyFrom(this.coldSource(this.c.baseSeg[s]), sidecarRowOf(ref));
+    this.ids.back(s, r); // its id with it, before its cold entry changes
+    return (this.c.cold[s] = r);
   }
 
   /** Replaces a slot's summary (its id stays). */
@@ -123,8 +127,12 @@ export class DeliveryTable {
     c.sub[s] = strs.swap(c.sub[s], String(v.subscription_id));
     c.company[s] = strs.swap(c.company[s], String(v.company_id));
     c.doc[s] = this.swapOrNull(c.doc[s], v.document_id === null ? null : String(v.document_id));
-    // Every cold field is written below: one kept in the sidecar need not be read first.
-    if (c.cold[s] < 0) c.cold[s] = this.cold.alloc();
+    // Every cold field is written below: one kept in the sidecar need not be read first (its id is).
+    if (c.cold[s] < 0) {
+      const r = this.cold.alloc();
+      if (c.cold[s] !== NO_ROW) this.ids.back(s, r);
+      c.cold[s] = r;
+    }
     const k = this.cold.k;
     const r = c.cold[s];
     const shape = shapeOf(v);
@@ -173,31 +181,9 @@ export class DeliveryTable {
     return this.coldSource(this.c.baseSeg[s]).rows.shape[sidecarRowOf(ref)] < 0;
   }
 
-  /**
-   * Gives up the cold rows (and attempt chains) of the deliveries based in segment `segId`
-   * whose fields are exactly row k of `src`, its sidecar just written (`slots[k]`: row k's
-   * slot when it was taken; one whose base is still `segId` is still that delivery, since
-   * nothing can be based in a closed segment any more): they are read back from there
-   * from now on. A pending delivery (it will change), one kept whole or one changed since
-   * keeps its own. Returns how many gave theirs up.
-   */
+  /** evictRows (evict-rows.ts): the deliveries of `segId` whose fields are row k of `src`, just written, give theirs up. */
   evict(segId: number, src: ColdSource, slots: ArrayLike<number>): number {
-    const { c } = this;
-    let n = 0;
-    for (let k = 0; k < slots.length; k++) {
-      const s = slots[k];
-      if (!this.ids.has(s) || c.baseSeg[s] !== segId || c.cold[s] < 0 || c.status[s] === 0 || this.odd.has(s)) continue;
-      if (!this.cold.same(c.cold[s], src, k)) continue;
-      this.cold.release(c.cold[s]);
-      c.cold[s] = evictedRef(k);
-      // Its attempts too, when they are all the sidecar's (none was made in a later segment).
-      if (c.aHead[s] >= 0 && this.pool.sameAs(c.aHead[s], segId, src, k)) {
-        this.pool.freeChain(c.aHead[s]);
-        c.aHead[s] = evictedRef(k);
-      }
-      n++;
-    }
-    return n;
+    return evictRows(this, this.pool, (s) => this.odd.has(s), { segId, src, slots });
   }
 
   /** How many summaries are kept whole. */
@@ -281,7 +267,7 @@ export class DeliveryTable {
   /** Makes room for `n` slots in all, at once (start-up knows how many are coming). */
   reserve(n: number): void {
     if (n > this.c.seq.length) this.growTo(n);
-    this.ids.reserveFor(n, n * 32);
+    this.ids.reserveClosed(n);
   }
 
   /** A free slot (its columns are the caller's to write). */

@@ -28,19 +28,12 @@ export function hashBytes(b: Uint8Array, from: number, len: number): number {
   return h >>> 1;
 }
 
-/** Ids given as Latin-1 bytes, row k at `at[k]`, `len[k]` long (-1: none); `hash[k]` once worked out (hashRows). */
+/** Ids given as Latin-1 bytes, row k at `at[k]`, `len[k]` long (-1: none); `key[k]` (closed-ids.ts idKeyBytes) once worked out. */
 export interface IdBytes {
   bytes: Uint8Array;
   at: Float64Array;
   len: Int32Array;
-  hash?: Int32Array;
-}
-
-/** Each row's hash, worked out once for a lookup and the insert after it (a sidecar's rows at start-up). */
-export function hashRows(ids: IdBytes): Int32Array {
-  const out = new Int32Array(ids.len.length);
-  for (let k = 0; k < out.length; k++) if (ids.len[k] >= 0) out[k] = hashBytes(ids.bytes, ids.at[k], ids.len[k]);
-  return out;
+  key?: Float64Array;
 }
 
 export class IdTable {
@@ -121,24 +114,13 @@ export class IdTable {
     this.place(slot, o, n, h);
   }
 
-  /**
-   * setBytes for `n` ids at once, row k0 + j to slot s0 + j, their bytes consecutive in
-   * `ids.bytes` (row k at `at[k]`, `len[k]` long): one copy for all the bytes.
-   */
-  setRun(ids: IdBytes, k0: number, s0: number, n: number): void {
-    if (n === 0) return;
-    const { bytes: src, at, len, hash } = ids;
-    this.ensureSlot(s0 + n - 1);
-    const from = at[k0];
-    const bytes = at[k0 + n - 1] + len[k0 + n - 1] - from;
-    this.reserve(bytes);
-    const base = this.used;
-    this.bytes.set(src.subarray(from, from + bytes), base);
-    this.used += bytes;
-    for (let j = 0; j < n; j++) {
-      const k = k0 + j;
-      this.place(s0 + j, base + at[k] - from, len[k], hash ? hash[k] : hashBytes(src, at[k], len[k]));
-    }
+  /** Whether `slot` holds the `n` Latin-1 bytes of `src` from `from` (false for a wide id). */
+  sameBytes(slot: number, src: Uint8Array, from: number, n: number): boolean {
+    if (slot >= this.len.length || this.len[slot] !== n) return false;
+    const { bytes } = this;
+    const o = this.off[slot];
+    for (let k = 0; k < n; k++) if (bytes[o + k] !== src[from + k]) return false;
+    return true;
   }
 
   /** The slot of an id given as Latin-1 bytes, or undefined; `h` is their hash if already worked out. */

@@ -1,8 +1,10 @@
 // A closed segment's sidecar rows as new slots of the DeliveryTable, in bulk (start-up,
 // sidecar.ts applySidecar): column by column, so a million rows cost a few copies rather
-// than a million objects. Only the hot columns are copied; a row's cold fields and its
-// attempt locations stay in the sidecar (cold-rows.ts: the slot refers to its row there),
-// except a pending delivery's, which changes and so is given a cold row of its own.
+// than a million objects. Only the hot columns are copied; a row's cold fields, its id's
+// bytes and its attempt locations stay in the sidecar (cold-rows.ts: the slot refers to its
+// row there; delivery-ids.ts), except a pending delivery's, which changes and so is given
+// a cold row of its own.
+import { idKeyBytes } from './closed-ids.js';
 import type { Column } from './columns.js';
 import { evictedRef } from './cold-rows.js';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type RowColumns } from './delivery-row.js';
@@ -33,8 +35,6 @@ export function importRows(t: DeliveryTable, names: { strs: Interner; eventIds: 
   // At start-up the rows and the slots are both runs: ids and whole columns are copied at
   // once (the columns' resizable buffers are slower to index one entry at a time).
   const runs = ks.length > 0 && ks.every((k, j) => k === ks[0] + j && slots[j] === slots[0] + j);
-  if (runs) t.ids.setRun(ids, ks[0], slots[0], ks.length);
-  else ks.forEach((k, j) => t.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], slots[j], ids.hash?.[k]));
   const { c } = t;
   if (runs) {
     const [s0, s1] = [slots[0], slots[0] + slots.length];
@@ -52,11 +52,29 @@ export function importRows(t: DeliveryTable, names: { strs: Interner; eventIds: 
   const strUses = new Int32Array(strMap.length);
   for (const name of HOT_STRINGS) mapColumn(src[name], c[name], ks, slots, strMap, strUses, runs);
   importCold(t, src, ks, slots, strMap, strUses);
+  importIds(t, ks, slots, ids);
   strUses.forEach((n, l) => n > 0 && names.strs.retain(strMap[l], n));
   const evtUses = new Int32Array(evtMap.length);
   mapColumn(src.evt, c.evt, ks, slots, evtMap, evtUses, runs);
   evtUses.forEach((n, l) => n > 0 && names.eventIds.retain(evtMap[l], n));
   return slots;
+}
+
+/**
+ * Each row's id: kept in the sidecar (only its key in memory: delivery-ids.ts) with its
+ * cold fields, or in memory for a pending delivery. The rows' ids are all Latin-1 (the
+ * loader gives a wide one its own path).
+ */
+function importIds(t: DeliveryTable, ks: number[], slots: number[], ids: IdBytes): void {
+  const { c } = t;
+  t.ids.reserveClosed(ks.length);
+  for (let j = 0; j < ks.length; j++) {
+    const k = ks[j];
+    const s = slots[j];
+    const key = ids.key ? ids.key[k] : idKeyBytes(ids.bytes, ids.at[k], ids.len[k]);
+    if (c.cold[s] >= 0) t.ids.setBytes(ids.bytes, ids.at[k], ids.len[k], s, key);
+    else t.ids.addClosed(key, s);
+  }
 }
 
 /** Each row's cold fields: a reference to its sidecar row, or a cold row of its own for a pending delivery. */

@@ -140,6 +140,7 @@ export class HistoryIndex {
     for (const [lists, keys] of touched) lists.removeMany(keys, gone);
     this.times.removeMany(slots, (s) => this.d.c.company[s]);
     for (const s of slots) this.d.remove(s);
+    this.d.ids.sweep();
   }
 
   // ---- events ----

@@ -25,11 +25,11 @@ export function insertLike(
   const f = t.c.cold[from];
   const { c } = t;
   const { k } = t.cold;
-  t.ids.set(v.id, s);
   c.seq[s] = seq;
   c.baseSeg[s] = segId;
   c.aHead[s] = -1;
   c.cold[s] = r;
+  t.ids.set(v.id, s);
   c.status[s] = c.status[from];
   c.flags[s] = c.flags[from];
   c.created[s] = c.created[from];

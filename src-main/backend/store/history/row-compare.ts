@@ -8,7 +8,6 @@ import { changeBitsFrom } from './attempt-bytes.js';
 import { isoMs, msIso } from './columns.js';
 import { STATUSES, type ColdColumns, type DeliveryColumns } from './delivery-row.js';
 import type { IdInterner } from './id-interner.js';
-import type { IdTable } from './id-table.js';
 import type { Interner } from './interner.js';
 
 /** Whether `v` is the time stored as `ms` (NaN: null): msIso(ms) === v, without making msIso(ms). */
@@ -47,7 +46,7 @@ export class RowCompare {
       isUsual(s: number): boolean;
       coldRow(s: number): number;
     },
-    private readonly ids: IdTable,
+    private readonly ids: { idOf(s: number): string | undefined; holds(s: number, id: string): boolean },
     private readonly strs: Interner,
     private readonly eventIds: IdInterner,
   ) {}

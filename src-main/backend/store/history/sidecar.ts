@@ -12,7 +12,8 @@ import { open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { decodeEvent } from './event-table.js';
 import { decodeRow } from './delivery-row.js';
-import { hashRows, type IdBytes } from './id-table.js';
+import { idKeyBytes } from './closed-ids.js';
+import type { IdBytes } from './id-table.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
@@ -123,14 +124,15 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
     at += Math.max(0, ids.len[k]);
     aFirst[k + 1] = aFirst[k] + data.aCount[k];
   }
-  // Each id hashed once, for the "already known?" lookup below and the insert after it.
-  ids.hash = hashRows(ids);
+  // Each id's key worked out once, for the "already known?" lookup below and the insert after it.
+  ids.key = new Float64Array(h.rows);
+  for (let k = 0; k < h.rows; k++) if (ids.len[k] >= 0) ids.key[k] = idKeyBytes(ids.bytes, ids.at[k], ids.len[k]);
   const wide = new Map(h.wideIds);
   const odd = new Map(h.odd);
   const bulk: number[] = [];
   const one: number[] = [];
   for (let k = 0; k < h.rows; k++) {
-    const fresh = ids.len[k] >= 0 && !odd.has(k) && idx.d.slotBytes(ids.bytes, ids.at[k], ids.len[k], ids.hash[k]) === undefined;
+    const fresh = ids.len[k] >= 0 && !odd.has(k) && idx.d.slotBytes(ids.bytes, ids.at[k], ids.len[k], ids.key[k]) === undefined;
     (fresh ? bulk : one).push(k);
   }
   const slots = idx.d.importRows(data.rows, bulk, ids, seg.id, strMap, evtMap);
