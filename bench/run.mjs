@@ -12,7 +12,17 @@ import { join } from 'node:path';
 import { startNode, stopChild, killAllChildren, rssOf } from './lib/procs.mjs';
 import { call, getRaw, sleep } from './lib/http.mjs';
 import { startCountersign } from './lib/countersign.mjs';
-import { deliveryBacklog, deliveryBurst, deliveryReference, putCount, putPhase, seed, snapshot, waitHistory } from './lib/phases.mjs';
+import {
+  WARMUP_DELIVERIES,
+  deliveryBacklog,
+  deliveryBurst,
+  deliveryReference,
+  putCount,
+  putPhase,
+  seed,
+  snapshot,
+  waitHistory,
+} from './lib/phases.mjs';
 import { getPhase } from './lib/get-phase.mjs';
 import { wrkMissing } from './lib/wrk.mjs';
 import { millionPhase } from './lib/million.mjs';
@@ -99,6 +109,12 @@ async function phaseDeliveries(ctx) {
   const nDeliveries = P.fanoutPuts * P.fanoutSubs;
   // The reference replays a captured delivery: with --only=deliveries none was made yet, so one PUT makes one.
   if (ctx.expectedCs === 0) await putCount(ctx, 1, 1, 'sample');
+  // The same warm-up for both sides: the reference client sends WARMUP_DELIVERIES untimed requests
+  // before its window (deliveryReference), so the service first makes as many deliveries, untimed
+  // and drained, before its burst (its first deliveries otherwise pay for V8 optimizing the path).
+  const warmupPuts = Math.ceil(Math.min(WARMUP_DELIVERIES, nDeliveries) / P.fanoutSubs);
+  log(`row 3 warm-up: ${warmupPuts} PUTs x ${P.fanoutSubs} subscriptions, untimed (the reference's warm-up is as many requests)`);
+  await putCount(ctx, warmupPuts, P.connections, 'warmup');
   const refRounds = [await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections })];
   const burst = await deliveryBurst(ctx, { puts: P.fanoutPuts });
   const backlog = await deliveryBacklog(ctx, { puts: P.fanoutPuts });

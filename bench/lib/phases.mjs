@@ -9,6 +9,9 @@ import { countHistoryDeliveries, dirSize, fileSize } from './disk.mjs';
 const here = new URL('..', import.meta.url).pathname;
 const LOAD = join(here, 'load.mjs');
 
+/** Untimed deliveries each side of row 3 makes before its measured window (the reference's requests, the service's deliveries). */
+export const WARMUP_DELIVERIES = 5000;
+
 export const load = (cfg, name) =>
   runNode(LOAD, [JSON.stringify(cfg)], { name, timeoutMs: (cfg.warmupMs ?? 0) + (cfg.durationMs ?? 0) + (cfg.maxMs ?? 120_000) + 30_000 });
 
@@ -188,7 +191,7 @@ export async function deliveryReference(ctx, { n, connections }) {
       body: { kind: 'fixed', text: sample.body },
       connections,
       count: n,
-      warmupCount: Math.min(5000, n),
+      warmupCount: Math.min(WARMUP_DELIVERIES, n),
       watchPids: [ctx.receiver.pid],
     },
     'reference delivery client',

@@ -7,7 +7,7 @@
 // when a page, a detail or an attempt asks for them (docs/storage.md, "The delivery
 // history in memory"). The cold rows have their own numbering (a free list), so their
 // columns hold as many rows as are in memory, not one per delivery.
-import { grown, nextCapacity, shrunk, type Column } from './columns.js';
+import { grown, nextCapacity, shrunk, systemBuffer, type Column } from './columns.js';
 import { coldColumns, COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { IdBytes } from './id-table.js';
 import type { Interner } from './interner.js';
@@ -60,7 +60,9 @@ export class ColdRows {
    * each old row's new number (-1: not in use), for what else is kept by row (delivery-ids.ts).
    */
   compact(refs: Int32Array, n: number): Int32Array {
-    const to = new Int32Array(this.used).fill(-1);
+    // Old row -> new row, in memory V8 maps itself: a malloc'd block this size, once
+    // freed, would raise glibc's mmap threshold for good (columns.ts systemBuffer).
+    const to = new Int32Array(systemBuffer(this.used * 4)).fill(-1);
     for (let s = 0; s < n; s++) if (refs[s] >= 0) to[refs[s]] = 0;
     const cols = Object.values(this.k) as Column[];
     let m = 0;
