@@ -4,7 +4,8 @@
 // (resident) after retention has dropped them, unless the columns are compacted. So a
 // log that had a burst of pending deliveries holds, once the burst's segments are gone,
 // no more room for those rows than a log that only ever had the steady traffic.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ColdRows } from '../../../src-main/backend/store/history/cold-rows.js';
 import { newId } from '../../../src-main/backend/ids.js';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { attempt, delivery, event, historyLogs, summaryAfter } from './history-fixtures.js';
@@ -124,5 +125,19 @@ describe('history rows after a burst', () => {
       expect(log.getDelivery(v.id)).toEqual(expected.get(v.id));
     }
     for (const v of waiting.slice(0, 50)) expect((await log.getAttempts(v.id)).map((a) => a.delivery_id)).toEqual([v.id]);
+  });
+
+  it('compacts nothing under a steady load: each cycle reuses the rows the last one gave up', async () => {
+    const { make } = await setup({ cap: 40_000, segmentDeliveries: 5_000 });
+    const log = await make();
+    const compactions = vi.spyOn(ColdRows.prototype, 'compact');
+    try {
+      await steady(log, 30_000, 0);
+      // Rotations happened and their evictions ran with thousands of rows used (past COMPACT_FROM).
+      expect((log as unknown as Internals).idx.d.cold.size).toBeLessThan(10_000);
+      expect(compactions).not.toHaveBeenCalled();
+    } finally {
+      compactions.mockRestore();
+    }
   });
 });
