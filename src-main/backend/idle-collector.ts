@@ -15,6 +15,13 @@
 // reachable from JavaScript without --expose-gc. It costs 10-50 ms of CPU, once.
 // Ticks use the system clock: a real-world wait that a frozen test clock must not stop.
 //
+// Either rule collects only when there is something to give back: the heap has grown by
+// GROWTH_BYTES since the last collection, or the young generation is larger than
+// YOUNG_KEPT_BYTES. A little work right after a collection (a console's polling, the last
+// deliveries of a burst being logged) can regrow the young generation to 4 MiB while
+// the heap as a whole stays under the growth mark; V8 then keeps it for as long as the
+// service idles.
+//
 // A backlog of deliveries worked off is the other moment work ends: the heap grew for the
 // waiting deliveries (each a row, a job and its history entry), and once the backlog is
 // down, most of that is garbage, while the young generation is at its cap. When the
@@ -25,7 +32,7 @@
 // Right before each collection, what the service keeps only to be quicker and makes again
 // when asked is let go (`release`: the history's cache of closed segments' cold fields and
 // its read buffer, cold-source.ts), so that the collection frees it too.
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
 /** A tick of the idle check, in ms. */
@@ -36,6 +43,8 @@ export const QUIET_CPU_PERCENT = 2;
 export const QUIET_TICKS = 3;
 /** How much the heap must have grown since the last collection for another one, in bytes. */
 export const GROWTH_BYTES = 4 * 1024 * 1024;
+/** A young generation larger than this (both semi-spaces; its smallest is 1 MiB) is worth a collection too, in bytes. */
+export const YOUNG_KEPT_BYTES = 2 * 1024 * 1024;
 /** How often the backlog of deliveries is looked at, in ms. */
 export const BACKLOG_TICK_MS = 250;
 /** A backlog at least this large is a burst worth collecting after. */
@@ -71,7 +80,7 @@ export function startIdleCollector({ clock = systemClock, backlog, release }: Id
 
   const collectIfGrown = (): void => {
     if (running || disabled) return;
-    if (getHeapStatistics().total_heap_size < heapAfterLast + GROWTH_BYTES) return;
+    if (getHeapStatistics().total_heap_size < heapAfterLast + GROWTH_BYTES && youngBytes() <= YOUNG_KEPT_BYTES) return;
     running = true;
     release?.();
     collect()
@@ -110,6 +119,12 @@ export function startIdleCollector({ clock = systemClock, backlog, release }: Id
     },
     stop: () => timers.forEach((t) => clock.clearInterval(t)),
   };
+}
+
+/** The young generation's committed size now (both semi-spaces), in bytes. */
+function youngBytes(): number {
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_size;
+  return 0;
 }
 
 /**
