@@ -223,12 +223,12 @@ class SegmentedHistoryLog implements HistoryLog {
   /** Records `v` as the new summary of the delivery at `slot`, after `attempt` if given (one append: on the attempt's line when it can). */
   private changeSummary(slot: number, v: DeliverySummary, attempt?: AttemptRecord): void {
     // The usual change after an attempt is told from the stored row in place (no summary read back).
-    const bits = attempt ? (this.idx.d.rows.changeBits(slot, attempt, v) ?? -1) : -1;
+    const bits = attempt ? (this.idx.d.rows.changeBits(slot, attempt, v, v.id) ?? -1) : -1;
     const { patch, after } = bits >= 0 ? { patch: { bits, d: v }, after: '' } : attemptChange(attempt, this.idx.d.read(slot), v);
     const eventId = bits >= 0 && keepsEventId(bits) ? v.event_id : undefined;
     const loc = attempt ? this.appendAttempt(slot, attempt, after, patch, eventId) : after ? this.append(after) : undefined;
     this.known.changed(slot, this.idx.d.c.baseSeg[slot], attempt && loc, bits);
-    this.idx.updateDelivery(slot, v);
+    if (bits < 0 || !this.idx.d.rows.writeChanged(slot, v, bits)) this.idx.updateDelivery(slot, v);
   }
 
   /** Appends an attempt of the delivery at `slot` (`patch` on its line; returns where), then `after` (whole lines, or ''; `knownEventId`: its event's id, if the caller has it as a string); its body refers to its event's line only if both fit the current segment (an event line in an older segment with the same body is copied here first). */
