@@ -94,6 +94,9 @@ function structures(): string {
   const parts: [string, number][] = [
     ['cols', bytes(d.c)],
     ['ids', (d.ids as unknown as { bytesHeld?: number }).bytesHeld ?? bytes(d.ids)], // bytes(): its Buffer is a view too
+    // Of which, where closed segments' ids are out of memory (delivery-ids.ts): those in memory, and the closed ones' keys.
+    ['ids.hot', ((d.ids as Record<string, unknown>).hot as { bytesHeld?: number } | undefined)?.bytesHeld ?? 0],
+    ['ids.closed', ((d.ids as Record<string, unknown>).closed as { bytesHeld?: number } | undefined)?.bytesHeld ?? 0],
     ['ev', bytes(idx.ev)],
     ['pool', bytes(idx.pool)],
   ];

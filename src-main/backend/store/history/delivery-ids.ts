@@ -50,9 +50,9 @@ export class DeliveryIds {
   }
 
   get(id: string): number | undefined {
-    const r = this.hot.get(id);
+    const key = this.keyOf(id);
+    const r = this.hot.get(id, key < 0 ? -1 : tableHashOf(key));
     if (r !== undefined) return this.rowSlot[r];
-    const key = idKey(id);
     if (key < 0) return undefined;
     this.wantId = id;
     return this.closed.find(key, this.isWantedId);
@@ -116,8 +116,20 @@ export class DeliveryIds {
 
   /** Gives `slot` (whose cold row is in memory) its id. */
   set(id: string, slot: number): void {
-    const r = this.rowOf(slot);
-    this.hot.set(id, r);
+    const key = this.keyOf(id);
+    this.hot.set(id, this.rowOf(slot), key < 0 ? -1 : tableHashOf(key));
+  }
+
+  // The last id's key: a new delivery's id is looked up (get), then set, hashed once.
+  private lastId = '';
+  private lastKey = idKey('');
+
+  private keyOf(id: string): number {
+    if (id !== this.lastId) {
+      this.lastKey = idKey(id);
+      this.lastId = id;
+    }
+    return this.lastKey;
   }
 
   /** set() from an id's Latin-1 bytes (a sidecar's); `key` their idKeyBytes if already worked out. */

@@ -63,8 +63,8 @@ export class IdTable {
     return this.bytes.byteLength + this.off.byteLength + this.len.byteLength + this.hash.byteLength + this.table.byteLength;
   }
 
-  get(id: string): number | undefined {
-    const h = hashString(id);
+  /** The slot of `id`; `h` its hashString if already worked out. */
+  get(id: string, h = hashString(id)): number | undefined {
     if (h < 0) return this.wide.get(id);
     // Compared with the string's char codes in place: writing it out as bytes first (a
     // native call) cost more than the probe.
@@ -90,9 +90,8 @@ export class IdTable {
     this.reserve(idBytes);
   }
 
-  /** Gives `slot` the id (not already held). */
-  set(id: string, slot: number): void {
-    const h = hashString(id);
+  /** Gives `slot` the id (not already held); `h` its hashString if already worked out. */
+  set(id: string, slot: number, h = hashString(id)): void {
     this.ensureSlot(slot);
     if (h < 0) {
       this.wide.set(id, slot);
