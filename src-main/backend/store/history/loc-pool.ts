@@ -126,8 +126,9 @@ export class LocPool {
   /**
    * Moves the nodes of the chains starting at `heads[s]` for the slots `live` says are
    * in use to the lowest numbers (keeping their order) and gives back the columns' room
-   * above them (compact-rows.ts says when). The heads are rewritten in place; a dead
-   * slot's is set to -1 (its chain was freed with it).
+   * above them (compact-rows.ts says when). The heads of live slots are rewritten in
+   * place; a dead slot's head (its chain was freed with it, and a slot taken again gets
+   * a new one) may then name any node.
    */
   compact(heads: Int32Array, n: number, live: (s: number) => boolean): void {
     const to = new Int32Array(systemBuffer(this.used * 4)).fill(-1); // not malloc'd: columns.ts systemBuffer
@@ -145,7 +146,7 @@ export class LocPool {
       to[x] = m++;
     }
     for (let x = 0; x < m; x++) if (this.next[x] >= 0) this.next[x] = to[this.next[x]];
-    for (let s = 0; s < n; s++) if (heads[s] >= 0) heads[s] = live(s) ? to[heads[s]] : -1;
+    for (let s = 0; s < n; s++) if (heads[s] >= 0) heads[s] = to[heads[s]];
     this.used = this.size = m;
     this.freeHead = -1;
     const room = nextCapacity(m);

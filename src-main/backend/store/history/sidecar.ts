@@ -18,7 +18,7 @@ import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { COLD_SOURCE_COLUMNS, coldSourceOf, coldSourceOfColumns } from './cold-source.js';
-import { compactRows } from './compact-rows.js';
+import { compactRows, rowsInUse } from './compact-rows.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, type PackedSidecar } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
@@ -73,8 +73,9 @@ function evictSegment(idx: HistoryIndex, segId: number, snap: PackedSidecar): vo
   const cols = snap.packed.decoded(snap.header, COLD_SOURCE_COLUMNS);
   const src = typeof cols === 'string' ? cols : coldSourceOfColumns(snap.header, cols);
   if (typeof src === 'string') throw new Error(`history: a sidecar just made does not decode: ${src}`);
+  const need = rowsInUse(idx.d, idx.pool);
   idx.d.evict(segId, src, snap.slots);
-  compactRows(idx.d, idx.pool);
+  compactRows(idx.d, idx.pool, need);
 }
 
 /** Writes the sidecar; false if its segment was dropped meanwhile (the sidecar is not kept then). */
