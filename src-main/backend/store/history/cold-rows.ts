@@ -7,7 +7,7 @@
 // when a page, a detail or an attempt asks for them (docs/storage.md, "The delivery
 // history in memory"). The cold rows have their own numbering (a free list), so their
 // columns hold as many rows as are in memory, not one per delivery.
-import { grown, nextCapacity, shrunk, systemBuffer, type Column } from './columns.js';
+import { grown, nextCapacity, packRows, shrunk, systemBuffer, type Column } from './columns.js';
 import { coldColumns, COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { IdBytes } from './id-table.js';
 import type { Interner } from './interner.js';
@@ -64,13 +64,7 @@ export class ColdRows {
     // freed, would raise glibc's mmap threshold for good (columns.ts systemBuffer).
     const to = new Int32Array(systemBuffer(this.used * 4)).fill(-1);
     for (let s = 0; s < n; s++) if (refs[s] >= 0) to[refs[s]] = 0;
-    const cols = Object.values(this.k) as Column[];
-    let m = 0;
-    for (let r = 0; r < this.used; r++) {
-      if (to[r] < 0) continue;
-      if (r !== m) for (const col of cols) col[m] = col[r];
-      to[r] = m++;
-    }
+    const m = packRows(to, this.used, Object.values(this.k) as Column[]);
     for (let s = 0; s < n; s++) if (refs[s] >= 0) refs[s] = to[refs[s]];
     this.used = m;
     this.free.length = 0;

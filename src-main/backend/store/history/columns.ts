@@ -64,6 +64,22 @@ export function shrunk<T extends Column>(col: T, capacity: number): T {
   return col;
 }
 
+/**
+ * Moves the rows marked in use (`to[r] >= 0`) of `cols` down to the lowest numbers,
+ * keeping their order, and writes each one's new number into `to` (those not in use stay
+ * -1). Returns how many rows are in use. The compactions of cold rows and attempt
+ * locations (compact-rows.ts) share it.
+ */
+export function packRows(to: Int32Array, used: number, cols: readonly Column[]): number {
+  let m = 0;
+  for (let r = 0; r < used; r++) {
+    if (to[r] < 0) continue;
+    if (r !== m) for (const col of cols) col[m] = col[r];
+    to[r] = m++;
+  }
+  return m;
+}
+
 /** A Buffer holding `buf`'s first `used` bytes with room for `size` in all (grown in place like grown()). */
 export function grownBytes(buf: Buffer, used: number, size: number): Buffer {
   const ab = buf.buffer as ResizableBuffer;

@@ -2,7 +2,7 @@
 // first node of its chain (its last is found by walking it: a delivery's attempts are
 // few), each node a segment id, an offset, a length, an item (for an attempt embedded
 // in a carried line, else -1) and the next node (-1 ends).
-import { grown, nextCapacity, shrunk, systemBuffer } from './columns.js';
+import { grown, nextCapacity, packRows, shrunk, systemBuffer } from './columns.js';
 import type { ColdSource } from './cold-rows.js';
 import type { Loc, Segment } from './segments.js';
 
@@ -133,18 +133,7 @@ export class LocPool {
   compact(heads: Int32Array, n: number, live: (s: number) => boolean): void {
     const to = new Int32Array(systemBuffer(this.used * 4)).fill(-1); // not malloc'd: columns.ts systemBuffer
     for (let s = 0; s < n; s++) if (heads[s] >= 0 && live(s)) for (let x = heads[s]; x >= 0; x = this.next[x]) to[x] = 0;
-    let m = 0;
-    for (let x = 0; x < this.used; x++) {
-      if (to[x] < 0) continue;
-      if (x !== m) {
-        this.seg[m] = this.seg[x];
-        this.off[m] = this.off[x];
-        this.len[m] = this.len[x];
-        this.item[m] = this.item[x];
-        this.next[m] = this.next[x];
-      }
-      to[x] = m++;
-    }
+    const m = packRows(to, this.used, [this.seg, this.off, this.len, this.item, this.next]);
     for (let x = 0; x < m; x++) if (this.next[x] >= 0) this.next[x] = to[this.next[x]];
     for (let s = 0; s < n; s++) if (heads[s] >= 0) heads[s] = to[heads[s]];
     this.used = this.size = m;
