@@ -1,0 +1,236 @@
+// A sidecar made from the history's index in two steps (docs/storage.md, "Segment
+// rotation"), so that closing a segment costs the request that crosses the boundary a
+// copy, not the sidecar's encoding:
+// - freezeSidecar, at the close: what can still change of the segment's deliveries and
+//   events is copied as it is now (each row column, one memcpy when the rows are
+//   consecutive as they usually are; the summaries kept whole; the events), and the
+//   interners hold every number (no string or event id is freed or reused meanwhile);
+// - packSteps, later: the copies renumbered and encoded column by column (a generator:
+//   one column a step), then the ids and attempt locations, which do not change for a
+//   segment's deliveries once it is closed (attempts made later are in later segments
+//   and are left out). runInSlices runs the steps between requests; runNow at once.
+// Either way the sidecar is the one the index described at the close, byte for byte.
+import type { Clock } from '../../clock.js';
+import type { DeliverySummary, EventSummary } from '../history-types.js';
+import { coldColumns, NUMBER_COLUMNS, STRING_COLUMNS, type ColdColumns, type RowColumns } from './delivery-row.js';
+import { EVENT_STRING_COLUMNS, type EventRows } from './event-table.js';
+import type { HistoryIndex } from './index-state.js';
+import type { LocColumns } from './loc-pool.js';
+import type { Loc } from './segments.js';
+import { EVENT_NAMES, PackedColumns, type SidecarHeader } from './sidecar-format.js';
+
+export type Known = Pick<SidecarHeader, 'segBytes' | 'created' | 'nextDeliverySeq' | 'nextEventSeq' | 'foreign'>;
+
+/** A sidecar made from an index: its header and its columns already encoded (what it keeps until written), its ids. */
+export interface PackedSidecar {
+  header: SidecarHeader;
+  packed: PackedColumns;
+  /** The rows' ids as in the sidecar (Latin-1 bytes, one after the other; -1: in header.wideIds). */
+  idBytes: Uint8Array;
+  idLen: Int32Array;
+  /** The rows' slots in the index, in the sidecar's row order. */
+  slots: Int32Array;
+}
+
+/** What freezeSidecar copied of a segment's deliveries and events. */
+export interface FrozenSidecar {
+  /** The segment's id: its deliveries' attempt locations are those up to it. */
+  segId: number;
+  /** NaN nextDeliverySeq: worked out from the rows. */
+  h: Known;
+  /** The rows' slots in the index, in creation order. */
+  live: number[];
+  /** Each row column as it was, row k of slot live[k] (strings and event ids: the index's numbers, held). */
+  rows: RowColumns;
+  odd: [number, DeliverySummary][];
+  /** Events kept whole: seq, summary, offset, length. */
+  whole: [number, EventSummary, number, number][];
+  /** The other events' rows (strings and event ids: the index's numbers, held). */
+  events: EventRows;
+  /** Gives the interners' numbers back (once; the steps do it when they end). */
+  release(): void;
+}
+
+const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
+const isCold = (name: keyof RowColumns): name is keyof ColdColumns => name in COLD;
+const COLD = coldColumns(0);
+
+/**
+ * Copies what the sidecar of the deliveries at slots `slots` and the events numbered
+ * `events` of `idx` (all based in segment `segId`) needs of them as they are now.
+ */
+export function freezeSidecar(idx: HistoryIndex, segId: number, slots: number[], events: number[], h: Known): FrozenSidecar {
+  const { d, ev } = idx;
+  const live = inOrder(slots, d.c.seq);
+  // The cold fields by cold row (cold-rows.ts; a closing segment's deliveries all have theirs in memory).
+  const cold = new Int32Array(live.length);
+  for (let k = 0; k < live.length; k++) cold[k] = d.coldRow(live[k]);
+  const [run, coldRun] = [isRun(live), isRun(cold)];
+  const rows = {} as Record<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
+  for (const name of ROW_NAMES)
+    rows[name] = isCold(name) ? copyAt(d.cold.k[name], cold, coldRun) : copyAt(d.c[name], live, run);
+  const odd: [number, DeliverySummary][] = [];
+  if (d.oddCount > 0)
+    for (let k = 0; k < live.length; k++) {
+      const v = d.oddOf(live[k]);
+      if (v) odd.push([k, v]);
+    }
+  const evNums = events
+    .map((i) => [ev.loc(i, idx.segs)?.off ?? 0, i])
+    .sort((a, b) => a[0] - b[0])
+    .map((p) => p[1]);
+  const whole = evNums
+    .filter((i) => ev.oddOf(i) !== undefined)
+    .map((i): [number, EventSummary, number, number] => {
+      const loc = ev.loc(i, idx.segs) as Loc;
+      return [ev.seq[i], ev.read(i), loc.off, loc.len];
+    });
+  idx.strs.hold();
+  idx.eventIds.hold();
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    idx.strs.unhold();
+    idx.eventIds.unhold();
+  };
+  const compact = ev.exportRows(evNums.filter((i) => ev.oddOf(i) === undefined));
+  return { segId, h: { ...h }, live, rows: rows as RowColumns, odd, whole, events: compact, release };
+}
+
+/** Numbers of the index's interners renumbered from 0 for a sidecar's own tables. */
+class LocalNumbers {
+  readonly values: string[] = [];
+  private readonly map = new Map<number, number>();
+  private lastN = -1;
+  private lastL = -1;
+
+  constructor(private readonly valueOf: (n: number) => string) {}
+
+  /** Renumbers `col` in place. */
+  renumber(col: Int32Array): Int32Array {
+    for (let k = 0; k < col.length; k++) col[k] = this.of(col[k]);
+    return col;
+  }
+
+  private of(n: number): number {
+    if (n < 0) return n;
+    if (n === this.lastN) return this.lastL; // most columns hold one value over and over
+    let l = this.map.get(n);
+    if (l === undefined) {
+      l = this.values.length;
+      this.values.push(this.valueOf(n));
+      this.map.set(n, l);
+    }
+    this.lastN = n;
+    this.lastL = l;
+    return l;
+  }
+}
+
+/**
+ * The sidecar of what `f` froze, one column a step (yield): rows in creation order,
+ * events in file order, strings numbered as they are met, so the same bytes whichever
+ * way the index was made. Releases the interners' numbers when it ends.
+ */
+export function* packSteps(idx: HistoryIndex, f: FrozenSidecar): Generator<void, PackedSidecar> {
+  try {
+    const { live, rows, h } = f;
+    const strs = new LocalNumbers((n) => idx.strs.get(n));
+    const evts = new LocalNumbers((n) => idx.eventIds.get(n));
+    const packed = new PackedColumns();
+    if (Number.isNaN(h.nextDeliverySeq)) h.nextDeliverySeq = maxOf(rows.seq, 0) + 1;
+    for (const name of NUMBER_COLUMNS) {
+      packed.add(`r.${name}`, rows[name], false);
+      yield;
+    }
+    for (const name of STRING_COLUMNS) {
+      packed.add(`r.${name}`, strs.renumber(rows[name]), false);
+      yield;
+    }
+    packed.add('r.evt', evts.renumber(rows.evt), false);
+    yield;
+    // The ids straight from the index's bytes (no joined string of 25,000 ids).
+    const { bytes: idBytes, len: idLen, wide: wideIds } = idx.d.ids.rowsOf(live);
+    packed.add('idBytes', idBytes, true);
+    packed.add('idLen', idLen, true);
+    yield;
+    packAttempts(idx, live, f.segId, packed);
+    yield;
+    const e = f.events;
+    evts.renumber(e.num);
+    for (const name of EVENT_STRING_COLUMNS) strs.renumber(e[name]);
+    for (const name of EVENT_NAMES) packed.add(`e.${name}`, e[name], true);
+    const header: SidecarHeader = { ...h, strings: strs.values, eventIds: evts.values, rows: live.length, wideIds, odd: f.odd, events: f.whole };
+    return { header, packed, idBytes, idLen, slots: Int32Array.from(live) };
+  } finally {
+    f.release();
+  }
+}
+
+/**
+ * The deliveries' attempt locations in their segment or an older one (those made after
+ * the close are in later ones): how many each, then each one's offset, length and item.
+ */
+function packAttempts(idx: HistoryIndex, live: number[], segId: number, packed: PackedColumns): void {
+  const { d, pool, segs } = idx;
+  const aCount = new Int32Array(live.length);
+  let attempts = 0;
+  for (let k = 0; k < live.length; k++) attempts += aCount[k] = pool.count(d.attemptHead(live[k]), segs, segId);
+  const locs: LocColumns = { off: new Float64Array(attempts), len: new Int32Array(attempts), item: new Int32Array(attempts) };
+  for (let k = 0, at = 0; k < live.length; k++) at = pool.fill(d.attemptHead(live[k]), segs, locs, at, segId);
+  packed.add('aCount', aCount, true);
+  packed.add('aOff', locs.off, true);
+  packed.add('aLen', locs.len, true);
+  packed.add('aItem', locs.item, true);
+}
+
+/** Runs the steps to the end at once. */
+export function runNow<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * Runs the steps one at a time with a turn of the event loop between them (requests go
+ * first); stops, undefined, as soon as `stop()` says so before a step.
+ */
+export async function runInSlices<T>(steps: Generator<void, T>, clock: Clock, stop: () => boolean): Promise<T | undefined> {
+  try {
+    for (;;) {
+      if (stop()) return undefined;
+      const r = steps.next();
+      if (r.done) return r.value;
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, 0));
+    }
+  } finally {
+    steps.return(undefined as T);
+  }
+}
+
+function maxOf(col: Float64Array, from: number): number {
+  let m = from;
+  for (let k = 0; k < col.length; k++) if (col[k] > m) m = col[k];
+  return m;
+}
+
+/** `slots` ordered by `seq` (a copy; no sort when they are in order already, as they usually are). */
+function inOrder(slots: number[], seq: Float64Array): number[] {
+  for (let k = 1; k < slots.length; k++) if (seq[slots[k - 1]] > seq[slots[k]]) return [...slots].sort((a, b) => seq[a] - seq[b]);
+  return slots.slice();
+}
+
+function isRun(slots: ArrayLike<number>): boolean {
+  for (let k = 1; k < slots.length; k++) if (slots[k] !== slots[0] + k) return false;
+  return true;
+}
+
+/** A copy of column `src` at `at` (one slice when `run`: they are consecutive). */
+function copyAt<T extends Float64Array | Int32Array | Uint8Array>(src: T, at: ArrayLike<number>, run: boolean): T {
+  if (run && at.length > 0) return src.slice(at[0], at[0] + at.length) as T;
+  const col = new (src.constructor as new (n: number) => T)(at.length);
+  for (let k = 0; k < at.length; k++) col[k] = src[at[k]];
+  return col;
+}
