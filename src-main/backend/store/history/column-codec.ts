@@ -84,10 +84,26 @@ function intRangeOf(col: Int32Array | Uint8Array): Range {
   return { same, plainOk: true, deltaOk: true, pLo, pHi, dLo, dHi, base: first };
 }
 
-/** Whether every byte of `col` is its first (a column of bytes has no smaller form than that one). */
-function allSame(col: Uint8Array): boolean {
-  const first = col[0];
-  for (let i = 1; i < col.length; i++) if (col[i] !== first) return false;
+/** A block of one value's bytes over and over, compared against a column a block at a time. */
+const PATTERN = new Uint8Array(64 * 1024);
+
+/**
+ * Whether every value of `col` has the first one's bits. Compared as bytes by the runtime
+ * (Buffer.compare), not value by value in JavaScript: a closing segment's columns are
+ * mostly constant (a company, a status, no error yet), and this code runs once per
+ * 25,000 deliveries, mostly before V8 has optimized it (docs/benchmark.md, figure 3).
+ */
+export function isConstant(col: Column): boolean {
+  const w = col.BYTES_PER_ELEMENT;
+  const bytes = new Uint8Array(col.buffer, col.byteOffset, col.length * w);
+  if (bytes.length <= w) return true;
+  for (let i = 0; i < w; i++) if (bytes[w + i] !== bytes[i]) return false; // the usual answer for a column that varies
+  PATTERN.set(bytes.subarray(0, w));
+  for (let f = w; f < PATTERN.length; f *= 2) PATTERN.copyWithin(f, 0, f);
+  for (let at = 0; at < bytes.length; at += PATTERN.length) {
+    const n = Math.min(PATTERN.length, bytes.length - at);
+    if (Buffer.compare(bytes.subarray(at, at + n), PATTERN.subarray(0, n)) !== 0) return false;
+  }
   return true;
 }
 
@@ -96,8 +112,12 @@ export function encodeColumn(col: Column): { enc: ColumnEncoding; bytes: Buffer 
   const n = col.length;
   if (n === 0) return undefined;
   const first = col[0];
-  // Bytes: only a constant is smaller than the bytes themselves (the ids' 750 KB stop at their second byte).
-  if (col instanceof Uint8Array) return allSame(col) ? { enc: ['c', first], bytes: Buffer.alloc(0) } : undefined;
+  const constant = isConstant(col);
+  // JSON keeps any finite number but -0 exactly; NaN is written null.
+  if (constant && (Number.isNaN(first) || (Number.isFinite(first) && !Object.is(first, -0))))
+    return { enc: ['c', Number.isNaN(first) ? null : first], bytes: Buffer.alloc(0) };
+  // Bytes: only a constant is smaller than the bytes themselves.
+  if (col instanceof Uint8Array) return undefined;
   const { same, plainOk, deltaOk, pLo, pHi, dLo, dHi, base } = col instanceof Float64Array ? rangeOf(col) : intRangeOf(col);
   // JSON keeps any finite number but -0 exactly; NaN is written null.
   if (same && (Number.isNaN(first) || (Number.isFinite(first) && !Object.is(first, -0))))

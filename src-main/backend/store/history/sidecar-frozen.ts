@@ -11,6 +11,7 @@
 //   and are left out). runInSlices runs the steps between requests; runNow at once.
 // Either way the sidecar is the one the index described at the close, byte for byte.
 import type { Clock } from '../../clock.js';
+import { isConstant } from './column-codec.js';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import { coldColumns, NUMBER_COLUMNS, STRING_COLUMNS, type ColdColumns, type RowColumns } from './delivery-row.js';
 import { EVENT_STRING_COLUMNS, type EventRows } from './event-table.js';
@@ -109,6 +110,8 @@ class LocalNumbers {
 
   /** Renumbers `col` in place. */
   renumber(col: Int32Array): Int32Array {
+    if (col.length === 0) return col;
+    if (isConstant(col)) return col.fill(this.of(col[0])); // most columns: one value (no loop in JavaScript)
     for (let k = 0; k < col.length; k++) col[k] = this.of(col[k]);
     return col;
   }
