@@ -41,8 +41,11 @@ export interface FrozenSidecar {
   h: Known;
   /** The rows' slots in the index, in creation order. */
   live: number[];
-  /** Each row column as it was, row k of slot live[k] (strings and event ids: the index's numbers, held). */
-  rows: RowColumns;
+  /**
+   * Each row column as it was, row k of slot live[k] (strings and event ids: the index's
+   * numbers, held); packSteps takes each out as it encodes it, so its memory can go.
+   */
+  rows: Map<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
   odd: [number, DeliverySummary][];
   /** Events kept whole: seq, summary, offset, length. */
   whole: [number, EventSummary, number, number][];
@@ -67,9 +70,8 @@ export function freezeSidecar(idx: HistoryIndex, segId: number, slots: number[],
   const cold = new Int32Array(live.length);
   for (let k = 0; k < live.length; k++) cold[k] = d.coldRow(live[k]);
   const [run, coldRun] = [isRun(live), isRun(cold)];
-  const rows = {} as Record<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
-  for (const name of ROW_NAMES)
-    rows[name] = isCold(name) ? copyAt(d.cold.k[name], cold, coldRun) : copyAt(d.c[name], live, run);
+  const rows: FrozenSidecar['rows'] = new Map();
+  for (const name of ROW_NAMES) rows.set(name, isCold(name) ? copyAt(d.cold.k[name], cold, coldRun) : copyAt(d.c[name], live, run));
   const odd: [number, DeliverySummary][] = [];
   if (d.oddCount > 0)
     for (let k = 0; k < live.length; k++) {
@@ -96,7 +98,7 @@ export function freezeSidecar(idx: HistoryIndex, segId: number, slots: number[],
     idx.eventIds.unhold();
   };
   const compact = ev.exportRows(evNums.filter((i) => ev.oddOf(i) === undefined));
-  return { segId, h: { ...h }, live, rows: rows as RowColumns, odd, whole, events: compact, release };
+  return { segId, h: { ...h }, live, rows, odd, whole, events: compact, release };
 }
 
 /** Numbers of the index's interners renumbered from 0 for a sidecar's own tables. */
@@ -138,20 +140,25 @@ class LocalNumbers {
  */
 export function* packSteps(idx: HistoryIndex, f: FrozenSidecar): Generator<void, PackedSidecar> {
   try {
-    const { live, rows, h } = f;
+    const { live, h } = f;
+    const take = <T extends Float64Array | Int32Array | Uint8Array>(name: keyof RowColumns): T => {
+      const col = f.rows.get(name) as T;
+      f.rows.delete(name);
+      return col;
+    };
     const strs = new LocalNumbers((n) => idx.strs.get(n));
     const evts = new LocalNumbers((n) => idx.eventIds.get(n));
     const packed = new PackedColumns();
-    if (Number.isNaN(h.nextDeliverySeq)) h.nextDeliverySeq = maxOf(rows.seq, 0) + 1;
+    if (Number.isNaN(h.nextDeliverySeq)) h.nextDeliverySeq = maxOf(f.rows.get('seq') as Float64Array, 0) + 1;
     for (const name of NUMBER_COLUMNS) {
-      packed.add(`r.${name}`, rows[name], false);
+      packed.add(`r.${name}`, take(name), false);
       yield;
     }
     for (const name of STRING_COLUMNS) {
-      packed.add(`r.${name}`, strs.renumber(rows[name]), false);
+      packed.add(`r.${name}`, strs.renumber(take(name)), false);
       yield;
     }
-    packed.add('r.evt', evts.renumber(rows.evt), false);
+    packed.add('r.evt', evts.renumber(take('evt')), false);
     yield;
     // The ids straight from the index's bytes (no joined string of 25,000 ids).
     const { bytes: idBytes, len: idLen, wide: wideIds } = idx.d.ids.rowsOf(live);
