@@ -8,7 +8,8 @@
 // - packSteps, later: the copies renumbered and encoded column by column (a generator:
 //   one column a step), then the ids and attempt locations, which do not change for a
 //   segment's deliveries once it is closed (attempts made later are in later segments
-//   and are left out). runInSlices runs the steps between requests; runNow at once.
+//   and are left out). runInSlices runs the steps between requests, a few ms at a
+//   time; runNow at once.
 // Either way the sidecar is the one the index described at the close, byte for byte.
 import type { Clock } from '../../clock.js';
 import { isConstant } from './column-codec.js';
@@ -203,16 +204,23 @@ export function runNow<T>(steps: Generator<void, T>): T {
   }
 }
 
+/** How long steps run in a row before the event loop gets a turn (ms, by `clock`). */
+export const SLICE_MS = 4;
+
 /**
- * Runs the steps one at a time with a turn of the event loop between them (requests go
- * first); stops, undefined, as soon as `stop()` says so before a step.
+ * Runs the steps in slices of about SLICE_MS (a step is one column: a few ms at most),
+ * with a turn of the event loop between slices (requests go first); stops, undefined, as
+ * soon as `stop()` says so before a step.
  */
 export async function runInSlices<T>(steps: Generator<void, T>, clock: Clock, stop: () => boolean): Promise<T | undefined> {
   try {
     for (;;) {
-      if (stop()) return undefined;
-      const r = steps.next();
-      if (r.done) return r.value;
+      const start = clock.now();
+      do {
+        if (stop()) return undefined;
+        const r = steps.next();
+        if (r.done) return r.value;
+      } while (clock.now() - start < SLICE_MS);
       await new Promise<void>((resolve) => clock.setTimeout(resolve, 0));
     }
   } finally {
