@@ -72,7 +72,13 @@ export function freezeSidecar(idx: HistoryIndex, segId: number, slots: number[],
   for (let k = 0; k < live.length; k++) cold[k] = d.coldRow(live[k]);
   const [run, coldRun] = [isRun(live), isRun(cold)];
   const rows: FrozenSidecar['rows'] = new Map();
-  for (const name of ROW_NAMES) rows.set(name, isCold(name) ? copyAt(d.cold.k[name], cold, coldRun) : copyAt(d.c[name], live, run));
+  const srcs = ROW_NAMES.map((name) => (isCold(name) ? d.cold.k[name] : d.c[name]));
+  const room = systemMemory(srcs.reduce((sum, src) => sum + align8(live.length * src.BYTES_PER_ELEMENT), 0));
+  let at = 0;
+  ROW_NAMES.forEach((name, i) => {
+    rows.set(name, copyAt(srcs[i], isCold(name) ? cold : live, isCold(name) ? coldRun : run, room, at));
+    at += align8(live.length * srcs[i].BYTES_PER_ELEMENT);
+  });
   const odd: [number, DeliverySummary][] = [];
   if (d.oddCount > 0)
     for (let k = 0; k < live.length; k++) {
@@ -245,10 +251,30 @@ function isRun(slots: ArrayLike<number>): boolean {
   return true;
 }
 
-/** A copy of column `src` at `at` (one slice when `run`: they are consecutive). */
-function copyAt<T extends Float64Array | Int32Array | Uint8Array>(src: T, at: ArrayLike<number>, run: boolean): T {
-  if (run && at.length > 0) return src.slice(at[0], at[0] + at.length) as T;
-  const col = new (src.constructor as new (n: number) => T)(at.length);
-  for (let k = 0; k < at.length; k++) col[k] = src[at[k]];
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** The WebAssembly global (this project's TypeScript libraries do not declare it). */
+const WASM = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly;
+
+/**
+ * `bytes` of memory that V8 maps from the system and unmaps when it is collected, not
+ * malloc's (docs/architecture.md, "Memory": a freed block of 128 KiB or more raises
+ * glibc's thresholds for good): a WebAssembly.Memory's buffer, whose typed arrays are
+ * plain ones (a resizable buffer's are a kind of their own, which the encoder's loops
+ * would then see beside the plain ones). A plain ArrayBuffer where that is refused.
+ */
+function systemMemory(bytes: number): ArrayBuffer {
+  try {
+    return new WASM.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) }).buffer;
+  } catch {
+    return new ArrayBuffer(bytes);
+  }
+}
+
+/** A copy of column `src` at `slots` (a block copy when `run`: they are consecutive), in `room` from byte `at`. */
+function copyAt<T extends Float64Array | Int32Array | Uint8Array>(src: T, slots: ArrayLike<number>, run: boolean, room: ArrayBuffer, at: number): T {
+  const col = new (src.constructor as new (b: ArrayBuffer, at: number, n: number) => T)(room, at, slots.length);
+  if (run && slots.length > 0) col.set(src.subarray(slots[0], slots[0] + slots.length));
+  else for (let k = 0; k < slots.length; k++) col[k] = src[slots[k]];
   return col;
 }
