@@ -83,7 +83,9 @@ function best(label: string, times: number[], key: string): void {
   times.sort((a, b) => a - b);
   const c = firstCpu[key];
   const cpuText = c ? ` (CPU main ${c.main.toFixed(0)} ms, all threads ${c.all.toFixed(0)})` : '';
-  console.log(`${label}: first ${first.toFixed(1)} ms${cpuText}, best ${times[0].toFixed(1)} ms, median ${times[times.length >> 1].toFixed(1)} ms`);
+  console.log(
+    `${label}: first ${first.toFixed(1)} ms${cpuText}, best ${times[0].toFixed(1)} ms, median ${times[times.length >> 1].toFixed(1)} ms`,
+  );
 }
 
 const root = await mkdtemp(join(tmpdir(), 'rotation-bench-'));

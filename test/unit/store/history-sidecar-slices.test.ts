@@ -52,7 +52,13 @@ describe('history log: a closing segment`s sidecar, made in slices', () => {
     // Segment 1's deliveries change before the slices run: attempts in segment 2, each
     // failed one's own error string given up for a new one (its interned number freed).
     for (let i = 0; i < SEG; i++) {
-      const a = attempt({ delivery_id: `msg_${i}`, attempt: 2, error: i % 7 === 0 ? `timeout ${i}` : null, response: null, succeeded: i % 7 !== 0 });
+      const a = attempt({
+        delivery_id: `msg_${i}`,
+        attempt: 2,
+        error: i % 7 === 0 ? `timeout ${i}` : null,
+        response: null,
+        succeeded: i % 7 !== 0,
+      });
       const old = log.getDelivery(`msg_${i}`);
       if (!old) throw new Error(`msg_${i} missing`);
       log.recordAttempted(a, summaryAfter(old, a));

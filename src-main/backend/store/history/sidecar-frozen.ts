@@ -178,7 +178,15 @@ export function* packSteps(idx: HistoryIndex, f: FrozenSidecar): Generator<void,
     evts.renumber(e.num);
     for (const name of EVENT_STRING_COLUMNS) strs.renumber(e[name]);
     for (const name of EVENT_NAMES) packed.add(`e.${name}`, e[name], true);
-    const header: SidecarHeader = { ...h, strings: strs.values, eventIds: evts.values, rows: live.length, wideIds, odd: f.odd, events: f.whole };
+    const header: SidecarHeader = {
+      ...h,
+      strings: strs.values,
+      eventIds: evts.values,
+      rows: live.length,
+      wideIds,
+      odd: f.odd,
+      events: f.whole,
+    };
     return { header, packed, idBytes, idLen, slots: Int32Array.from(live) };
   } finally {
     f.release();
@@ -272,7 +280,13 @@ function systemMemory(bytes: number): ArrayBuffer {
 }
 
 /** A copy of column `src` at `slots` (a block copy when `run`: they are consecutive), in `room` from byte `at`. */
-function copyAt<T extends Float64Array | Int32Array | Uint8Array>(src: T, slots: ArrayLike<number>, run: boolean, room: ArrayBuffer, at: number): T {
+function copyAt<T extends Float64Array | Int32Array | Uint8Array>(
+  src: T,
+  slots: ArrayLike<number>,
+  run: boolean,
+  room: ArrayBuffer,
+  at: number,
+): T {
   const col = new (src.constructor as new (b: ArrayBuffer, at: number, n: number) => T)(room, at, slots.length);
   if (run && slots.length > 0) col.set(src.subarray(slots[0], slots[0] + slots.length));
   else for (let k = 0; k < slots.length; k++) col[k] = src[slots[k]];
