@@ -8,10 +8,9 @@
 // - packSteps, later: the copies renumbered and encoded column by column (a generator:
 //   one column a step), then the ids and attempt locations, which do not change for a
 //   segment's deliveries once it is closed (attempts made later are in later segments
-//   and are left out). runInSlices runs the steps between requests, a few ms at a
+//   and are left out). steps.ts runs the steps between requests, a few ms at a
 //   time; runNow at once.
 // Either way the sidecar is the one the index described at the close, byte for byte.
-import type { Clock } from '../../clock.js';
 import { isConstant } from './column-codec.js';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import { coldColumns, NUMBER_COLUMNS, STRING_COLUMNS, type ColdColumns, type RowColumns } from './delivery-row.js';
@@ -66,11 +65,15 @@ const COLD = coldColumns(0);
  */
 export function freezeSidecar(idx: HistoryIndex, segId: number, slots: number[], events: number[], h: Known): FrozenSidecar {
   const { d, ev } = idx;
-  const live = inOrder(slots, d.c.seq);
+  const { live, run } = inOrder(slots, d.c.seq);
   // The cold fields by cold row (cold-rows.ts; a closing segment's deliveries all have theirs in memory).
   const cold = new Int32Array(live.length);
-  for (let k = 0; k < live.length; k++) cold[k] = d.coldRow(live[k]);
-  const [run, coldRun] = [isRun(live), isRun(cold)];
+  let coldRun = true;
+  for (let k = 0; k < live.length; k++) {
+    const ref = d.c.cold[live[k]];
+    cold[k] = ref >= 0 ? ref : d.coldRow(live[k]);
+    if (cold[k] !== cold[0] + k) coldRun = false;
+  }
   const rows: FrozenSidecar['rows'] = new Map();
   const srcs = ROW_NAMES.map((name) => (isCold(name) ? d.cold.k[name] : d.c[name]));
   const room = systemMemory(srcs.reduce((sum, src) => sum + align8(live.length * src.BYTES_PER_ELEMENT), 0));
@@ -210,53 +213,28 @@ function packAttempts(idx: HistoryIndex, live: number[], segId: number, packed: 
   packed.add('aItem', locs.item, true);
 }
 
-/** Runs the steps to the end at once. */
-export function runNow<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
-/** How long steps run in a row before the event loop gets a turn (ms, by `clock`). */
-export const SLICE_MS = 4;
-
-/**
- * Runs the steps in slices of about SLICE_MS (a step is one column: a few ms at most),
- * with a turn of the event loop between slices (requests go first); stops, undefined, as
- * soon as `stop()` says so before a step.
- */
-export async function runInSlices<T>(steps: Generator<void, T>, clock: Clock, stop: () => boolean): Promise<T | undefined> {
-  try {
-    for (;;) {
-      const start = clock.now();
-      do {
-        if (stop()) return undefined;
-        const r = steps.next();
-        if (r.done) return r.value;
-      } while (clock.now() - start < SLICE_MS);
-      await new Promise<void>((resolve) => clock.setTimeout(resolve, 0));
-    }
-  } finally {
-    steps.return(undefined as T);
-  }
-}
-
 function maxOf(col: Float64Array, from: number): number {
   let m = from;
   for (let k = 0; k < col.length; k++) if (col[k] > m) m = col[k];
   return m;
 }
 
-/** `slots` ordered by `seq` (a copy; no sort when they are in order already, as they usually are). */
-function inOrder(slots: number[], seq: Float64Array): number[] {
-  for (let k = 1; k < slots.length; k++) if (seq[slots[k - 1]] > seq[slots[k]]) return [...slots].sort((a, b) => seq[a] - seq[b]);
-  return slots.slice();
-}
-
-function isRun(slots: ArrayLike<number>): boolean {
-  for (let k = 1; k < slots.length; k++) if (slots[k] !== slots[0] + k) return false;
-  return true;
+/**
+ * `slots` ordered by `seq` (a copy; no sort when they are in order already, as they
+ * usually are), and whether they are then consecutive slots (one pass, as they come).
+ */
+function inOrder(slots: number[], seq: Float64Array): { live: number[]; run: boolean } {
+  let up = true;
+  for (let k = 1; k < slots.length; k++) {
+    if (seq[slots[k - 1]] > seq[slots[k]]) {
+      const live = [...slots].sort((a, b) => seq[a] - seq[b]);
+      return { live, run: live.every((s, j) => s === live[0] + j) };
+    }
+    if (slots[k] <= slots[k - 1]) up = false;
+  }
+  // Distinct slots, strictly rising and spanning n - 1: consecutive.
+  const n = slots.length;
+  return { live: slots.slice(), run: up && (n === 0 || slots[n - 1] - slots[0] === n - 1) };
 }
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
