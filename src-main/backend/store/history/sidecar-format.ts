@@ -86,6 +86,8 @@ function emptyEvents(): EventRows {
 
 const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
 export const pad8 = (n: number) => (8 - (n % 8)) % 8;
+/** Padding's bytes (never written to). */
+const ZEROS = new Uint8Array(8);
 
 /** The columns' names in the order they are stored. */
 const COLUMN_NAMES = [
@@ -120,17 +122,19 @@ export type ColEntry = [string, number, number] | [string, number, number, Colum
 export class PackedColumns {
   readonly cols: ColEntry[] = [];
   /** Each column's bytes then its padding. */
-  readonly parts: Buffer[] = [];
+  readonly parts: Uint8Array[] = [];
   private at = 0;
 
   /** Column `name`, next in order; `arr` may be a view of memory that changes later (its bytes are copied if kept raw) unless `owned`. */
   add(name: string, arr: Column, owned: boolean): void {
     if (name !== COLUMN_NAMES[this.cols.length]) throw new Error(`sidecar: column ${name} out of order`);
     const packed = encodeColumn(arr);
-    const raw = Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
-    const bytes = packed ? packed.bytes : owned ? raw : Buffer.from(raw);
+    // A plain Uint8Array view, made only for a column kept raw: a Buffer over a resizable
+    // buffer gets a hidden class of its own in V8 11, a new one at each call.
+    const raw = packed ? undefined : new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
+    const bytes = packed ? packed.bytes : owned ? (raw as Uint8Array) : (raw as Uint8Array).slice();
     this.cols.push(packed ? [name, this.at, arr.length, packed.enc] : [name, this.at, arr.length]);
-    this.parts.push(bytes, Buffer.alloc(pad8(bytes.length)));
+    this.parts.push(bytes, ZEROS.subarray(0, pad8(bytes.length)));
     this.at += bytes.length + pad8(bytes.length);
   }
 
@@ -155,7 +159,7 @@ export class PackedColumns {
 }
 
 /** A sidecar's whole data encoded (its arrays are its own). */
-export function encodeSidecar(d: SidecarData): Buffer[] {
+export function encodeSidecar(d: SidecarData): Uint8Array[] {
   const packed = new PackedColumns();
   for (const [name, arr] of sidecarArrays(d)) packed.add(name, arr, true);
   return sidecarPieces(d.header, packed);
@@ -166,7 +170,7 @@ export function encodeSidecar(d: SidecarData): Buffer[] {
  * written as they were encoded: joining them (twice, for the checksum) made copies of the
  * whole file in C memory at every segment rotation.
  */
-export function sidecarPieces(header: SidecarHeader, packed: PackedColumns): Buffer[] {
+export function sidecarPieces(header: SidecarHeader, packed: PackedColumns): Uint8Array[] {
   // The header (ids, string tables, foreign records: MBs for a full segment) in pieces too.
   const head = JSON.stringify({ ...header, cols: packed.cols });
   const headBytes = Buffer.byteLength(head, 'utf8');
@@ -197,7 +201,7 @@ export function isMagic(buf: Buffer): boolean {
 }
 
 /** Column `col` (its entry in the header) as a typed array like `like`, from `bytes` (where it starts; undefined: past the end), or why it cannot be read. */
-function readColumn(bytes: Buffer | undefined, col: ColEntry, like: Column, view: boolean): Column | string {
+function readColumn(bytes: Uint8Array | undefined, col: ColEntry, like: Column, view: boolean): Column | string {
   const Ctor = like.constructor as ColumnCtor;
   if (!bytes) return 'cut short';
   if (col.length === 4) return decodeColumn(Ctor, col[2], col[3], bytes);
@@ -256,7 +260,7 @@ function template(header: SidecarHeader): [string, Column][] {
 function assemble(
   header: SidecarHeader,
   cols: ColEntry[],
-  bytesOf: (col: ColEntry) => Buffer | undefined,
+  bytesOf: (col: ColEntry) => Uint8Array | undefined,
   view = false,
 ): SidecarData | string {
   const out: Record<string, Float64Array | Int32Array | Uint8Array> = {};
