@@ -67,21 +67,9 @@ export interface SidecarData {
 export const EVENT_NAMES = ['num', 'seq', 'ts', 'off', 'len', 'company', 'doc', 'type', 'sub', 'shape', 'flags'] as const;
 
 function emptyEvents(): EventRows {
-  const f = () => new Float64Array(0);
-  const i = () => new Int32Array(0);
-  return {
-    num: i(),
-    seq: f(),
-    ts: f(),
-    off: f(),
-    len: i(),
-    company: i(),
-    doc: i(),
-    type: i(),
-    sub: i(),
-    shape: i(),
-    flags: new Uint8Array(0),
-  };
+  const [f, i] = [() => new Float64Array(0), () => new Int32Array(0)];
+  const [company, doc, type, sub, shape] = [i(), i(), i(), i(), i()];
+  return { num: i(), seq: f(), ts: f(), off: f(), len: i(), company, doc, type, sub, shape, flags: new Uint8Array(0) };
 }
 
 const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
@@ -136,6 +124,16 @@ export class PackedColumns {
     this.cols.push(packed ? [name, this.at, arr.length, packed.enc] : [name, this.at, arr.length]);
     this.parts.push(bytes, ZEROS.subarray(0, pad8(bytes.length)));
     this.at += bytes.length + pad8(bytes.length);
+  }
+
+  /**
+   * Column `name` of `n` values all `v` (NaN, or finite and not -0): what add() stores for
+   * such a column, without the column (the close's copy does not copy a constant one).
+   */
+  addConstant(name: string, n: number, v: number): void {
+    if (name !== COLUMN_NAMES[this.cols.length]) throw new Error(`sidecar: column ${name} out of order`);
+    this.cols.push([name, this.at, n, ['c', Number.isNaN(v) ? null : v]]);
+    this.parts.push(ZEROS.subarray(0, 0), ZEROS.subarray(0, 0));
   }
 
   /** Only columns `names` decoded again (those kept raw: views of their bytes), or why one cannot be. */
