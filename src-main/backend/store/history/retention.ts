@@ -37,6 +37,19 @@ export interface RetentionHost {
 
 const BATCH = 64;
 
+/**
+ * Drops the oldest of `segments` (changed in place) while more than `cap` deliveries are
+ * indexed and another segment is left, unless `stopped()`.
+ */
+export async function dropOldest(host: RetentionHost, segments: Segment[], cap: number, stopped: () => boolean): Promise<void> {
+  while (!stopped() && host.idx.d.size > cap && segments.length > 1) {
+    const oldest = segments[0];
+    await dropSegment(host, oldest);
+    segments.splice(segments.indexOf(oldest), 1);
+    host.idx.segs.delete(oldest.id);
+  }
+}
+
 /** Empties `seg` of index entries (carrying what must stay), then deletes its file. */
 export async function dropSegment(host: RetentionHost, seg: Segment): Promise<void> {
   const { idx } = host;
