@@ -53,6 +53,7 @@ export async function dropOldest(host: RetentionHost, segments: Segment[], cap: 
 /** Empties `seg` of index entries (carrying what must stay), then deletes its file. */
 export async function dropSegment(host: RetentionHost, seg: Segment): Promise<void> {
   const { idx } = host;
+  seg.dropping = true; // a sidecar still being made of it stops (its rows go)
   for (;;) {
     // Each pass ends in a synchronous check, so nothing can change between it and the drop.
     const based = idx.deliveriesIn(seg.id);
