@@ -1,14 +1,13 @@
 // The history log (see history-types.ts): every event, delivery summary and attempt,
 // in append-only segment files `seg-NNNNNN.jsonl` under `dir`, one JSON record a line
-// (format in history/records.ts). Appending costs the same with 100 or 100,000
-// deliveries in history: records are buffered and written in batches by one writer
-// (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
-// attempt details and event bodies stay on disk, read back by location when asked for;
-// closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
-// Durability: flush() makes everything appended before it durable (write + fdatasync); records are also written within a
-// few ms without it. At open, a torn last line (crash mid-write) is cut off and the last segment appended to; damaged lines
-// are skipped. Retention: history/retention.ts. Attempts before their delivery's first summary: history/orphans.ts.
-// Records after close() are ignored.
+// (format in history/records.ts). Appending costs the same with 100 or 100,000 deliveries in history: records are
+// buffered and written in batches by one writer (history/writer.ts), the index (compact, history/index-state.ts) is updated
+// in place (and let go while the service idles, made again when next needed: history/held-index.ts), attempt details and
+// event bodies stay on disk, read back by location; closed segments get an index sidecar so start-up need not read them
+// (history/sidecar.ts). Durability: flush() makes everything appended before it durable (write + fdatasync); records are
+// also written within a few ms without it. At open, a torn last line (crash mid-write) is cut off and the last segment
+// appended to; damaged lines are skipped. Retention: history/retention.ts. Attempts before their delivery's first
+// summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary } from './history-types.js';
 import type { HistoryLog, HistoryLogOptions, HistoryMark } from './history-types.js';
@@ -21,8 +20,9 @@ import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './hi
 import { RecentBodies } from './history/body-refs.js';
 import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex } from './history/index-state.js';
+import { HeldIndex } from './history/held-index.js';
 import { loadSegments } from './history/loader.js';
-import { dropSegment } from './history/retention.js';
+import { dropOldest, retentionHost } from './history/retention.js';
 import { cutBack } from './history/rollback.js';
 import { SidecarQueue } from './history/sidecar.js';
 import { KnownForeign } from './history/known-foreign.js';
@@ -35,7 +35,7 @@ export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
 }
 
 class SegmentedHistoryLog implements HistoryLog {
-  private idx = new HistoryIndex();
+  private readonly held: HeldIndex;
   private readonly writer: SegmentWriter;
   private readonly sidecars: SidecarQueue; // of closed segments, written in the background
   private readonly segmentBytes: number;
@@ -63,6 +63,15 @@ class SegmentedHistoryLog implements HistoryLog {
     this.onBackgroundError = opts.onBackgroundError ?? ((err) => console.error('[history] background work failed:', err));
     this.writer = new SegmentWriter({ delayMs: opts.writeDelayMs ?? 5, batchBytes: 512 * 1024, onBackgroundError: this.onBackgroundError });
     this.sidecars = new SidecarQueue(() => this.writer.writeOut(), this.onBackgroundError);
+    this.held = new HeldIndex(this.clock, {
+      segments: () => this.segments,
+      quiet: () => this.state === 'open' && !this.retaining && this.cur.written === this.cur.size && !this.sidecars.busy,
+      released: () => this.known.clear(), // its notes name rows of the index let go
+    });
+  }
+
+  private get idx(): HistoryIndex {
+    return this.held.index; // rebuilt from the files first if the idle collection let it go (history/held-index.ts)
   }
 
   async open(): Promise<string[]> {
@@ -77,11 +86,12 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private async load(): Promise<string[]> {
-    this.idx = new HistoryIndex(true);
+    const idx = new HistoryIndex(true);
+    this.held.set(idx);
     this.orphans.clear();
     this.bodies.clear();
     this.known.clear();
-    const loaded = await loadSegments(this.opts.dir, this.idx);
+    const loaded = await loadSegments(this.opts.dir, idx);
     this.segments = loaded.segments;
     this.nextDeliverySeq = loaded.nextDeliverySeq;
     this.nextEventSeq = loaded.nextEventSeq;
@@ -281,20 +291,9 @@ class SegmentedHistoryLog implements HistoryLog {
     );
   }
 
-  private async retain(): Promise<void> {
-    const host = {
-      idx: this.idx,
-      append: (line: string) => this.append(line),
-      read: (locs: Loc[]) => this.writer.whenWritten(locs).then(() => readLocs(locs)),
-      written: (locs: Loc[]) => this.writer.whenWritten(locs),
-      flush: () => this.writer.flush(),
-    };
+  private retain(): Promise<void> {
+    const host = retentionHost(this.idx, this.writer, (line) => this.append(line));
     // close() lets a retention under way finish, so the cap holds on disk too.
-    while (this.state !== 'closed' && this.idx.d.size > this.opts.cap && this.segments.length > 1) {
-      const oldest = this.segments[0];
-      await dropSegment(host, oldest);
-      this.segments = this.segments.filter((s) => s !== oldest);
-      this.idx.segs.delete(oldest.id);
-    }
+    return dropOldest(host, this.segments, () => this.state !== 'closed' && this.idx.d.size > this.opts.cap);
   }
 }

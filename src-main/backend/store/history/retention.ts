@@ -22,7 +22,8 @@
 // file deleted, so a crash at any point loses nothing that had to be kept.
 import { unlink } from 'node:fs/promises';
 import { carriedDeliveryLine } from './records.js';
-import { readAttempts, type Loc, type Segment } from './segments.js';
+import { readAttempts, readLocs, type Loc, type Segment } from './segments.js';
+import type { SegmentWriter } from './writer.js';
 import type { HistoryIndex } from './index-state.js';
 import { removeSidecar } from './sidecar.js';
 
@@ -36,6 +37,27 @@ export interface RetentionHost {
 }
 
 const BATCH = 64;
+
+/** The log's side of retention: its index, its appends to the current segment and its writer's reads and flushes. */
+export function retentionHost(idx: HistoryIndex, writer: SegmentWriter, append: (line: string) => Loc): RetentionHost {
+  return {
+    idx,
+    append,
+    read: (locs) => writer.whenWritten(locs).then(() => readLocs(locs)),
+    written: (locs) => writer.whenWritten(locs),
+    flush: () => writer.flush(),
+  };
+}
+
+/** Drops the oldest of `segments` (taking it out of the array and the index) while `over()` and more than one is left. */
+export async function dropOldest(host: RetentionHost, segments: Segment[], over: () => boolean): Promise<void> {
+  while (over() && segments.length > 1) {
+    const oldest = segments[0];
+    await dropSegment(host, oldest);
+    segments.splice(segments.indexOf(oldest), 1);
+    host.idx.segs.delete(oldest.id);
+  }
+}
 
 /** Empties `seg` of index entries (carrying what must stay), then deletes its file. */
 export async function dropSegment(host: RetentionHost, seg: Segment): Promise<void> {

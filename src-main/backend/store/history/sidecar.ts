@@ -22,7 +22,7 @@ import { compactRows, rowsInUse } from './compact-rows.js';
 import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, type PackedSidecar } from './sidecar-build.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
-import { readWholeFile } from './sidecar-read.js';
+import { readWholeFile, readWholeFileSync } from './sidecar-read.js';
 import { decodeSidecarFor, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 type Snapshot = ReturnType<typeof snapshotSidecar>;
@@ -105,10 +105,24 @@ export async function readSidecar(segmentPath: string, fileSize: number): Promis
   try {
     buf = await readWholeFile(sidecarPath(segmentPath));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    return `unreadable (${(err as Error).message})`;
+    return whyUnread(err);
   }
   return decodeSidecarFor(buf, fileSize);
+}
+
+/** readSidecar, synchronously (the index rebuilt on demand: history-log.ts). */
+export function readSidecarSync(segmentPath: string, fileSize: number): SidecarData | string {
+  let buf: Buffer;
+  try {
+    buf = readWholeFileSync(sidecarPath(segmentPath));
+  } catch (err) {
+    return whyUnread(err);
+  }
+  return decodeSidecarFor(buf, fileSize);
+}
+
+function whyUnread(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `unreadable (${(err as Error).message})`;
 }
 
 /** Applies a sidecar read by readSidecar to the index, as scanning `seg` would have. */
@@ -216,6 +230,7 @@ export async function removeSidecar(segmentPath: string): Promise<void> {
 /** Sidecars written one at a time in the background, after the writer has written their segment out. */
 export class SidecarQueue {
   private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
 
   constructor(
     private readonly writtenOut: () => Promise<void>,
@@ -230,6 +245,7 @@ export class SidecarQueue {
   add(seg: Segment, idx?: HistoryIndex, known?: NotedRecords): void {
     const { path, id } = seg;
     const snap = idx && snapshotSidecar(idx, seg);
+    this.pending++;
     this.tail = this.tail.then(async () => {
       try {
         await this.writtenOut();
@@ -238,8 +254,15 @@ export class SidecarQueue {
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
+      } finally {
+        this.pending--;
       }
     });
+  }
+
+  /** Whether a sidecar asked for is not written (or given up) yet. */
+  get busy(): boolean {
+    return this.pending > 0;
   }
 
   /** Resolves once every sidecar asked for so far is written (or given up). */
