@@ -40,7 +40,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { BURST_BACKLOG, startIdleCollector } from './idle-collector.js';
 import { dropColdCaches } from './store/history/cold-source.js';
-import { releaseIdleIndexes } from './store/history/held-index.js';
+import { releaseIdleIndexes, setAroundRebuild } from './store/history/held-index.js';
 
 /** What the idle collection lets go first: quiet histories' indexes (made again when needed), then the cold cache. */
 function releaseForIdle(): void {
@@ -99,6 +99,17 @@ function capYoungGeneration(capBytes: () => number): void {
     setFlagsFromString(`--semi-space-growth-factor=${atCap ? 1 : 2}`);
   };
   check();
+  // A rebuild of the history's index (held-index.ts) allocates in one turn: the young
+  // generation is held at its size meanwhile (growth factor 1), then the check decides again.
+  setAroundRebuild((rebuild) => {
+    setFlagsFromString('--semi-space-growth-factor=1');
+    capped = true;
+    try {
+      rebuild();
+    } finally {
+      check();
+    }
+  });
   // One entry per collection, handed over by Node on the event loop's next turn: a single
   // turn that allocates (and keeps) more than the young generation holds can still take
   // it one step past the cap before the check sees it; work in ordinary turns cannot.
