@@ -242,6 +242,7 @@ async function addProfile(results, ctx) {
               from: deliveries.putLoad.startedAt,
               to: deliveries.putLoad.startedAt + deliveries.seconds * 1000,
             },
+            { name: 'backlog PUTs stored (receiver holding)', from: deliveries.backlog.putsFrom, to: deliveries.backlog.releasedAt },
             { name: 'delivery backlog window (engine only)', from: deliveries.backlog.releasedAt, to: deliveries.backlog.drainedAt },
           ]
         : []),

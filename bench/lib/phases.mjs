@@ -148,9 +148,15 @@ export async function deliveryBacklog(ctx, { puts }) {
   await call(`${ctx.receiver.url}/__hold`, { method: 'POST' });
   let putLoad;
   let released;
+  // The service's CPU while it stores the PUTs (the receiver holds the 64 requests in flight):
+  // the PUT side of a delivery (HTTP, the document, the fan-out, the commits) without its sending.
+  const put0 = { cs: cpuSeconds(ctx.cs.pid), csMain: cpuSeconds(ctx.cs.pid, true) };
+  const putCpu = {};
   try {
     putLoad = await load({ ...putBase(ctx, 'backlog'), connections: 50, count: puts }, 'PUT backlog load');
     await sleep(200); // the last commits' wake-ups reach the engine
+    putCpu.cs = cpuSeconds(ctx.cs.pid) - put0.cs;
+    putCpu.csMain = cpuSeconds(ctx.cs.pid, true) - put0.csMain;
   } finally {
     released = await call(`${ctx.receiver.url}/__release`, { method: 'POST' });
   }
@@ -173,6 +179,8 @@ export async function deliveryBacklog(ctx, { puts }) {
     cpuMain,
     held: released.released,
     enqueueSeconds: putLoad.seconds,
+    putCpu,
+    putsFrom: putLoad.startedAt,
     statuses: await loggedStatuses(ctx, sinceIso),
   };
 }

@@ -160,6 +160,14 @@ function deliveryRows(r, rows) {
     target: 'report',
     verdict: 'info',
   });
+  // The backlog's PUTs stored while the receiver holds: the PUT side of a delivery alone (no sends).
+  rows.push({
+    metric: '   CPU per delivery storing the backlog: all / main',
+    countersign: b.putCpu?.cs != null ? `${us(b.putCpu.cs, b.n).toFixed(0)} / ${us(b.putCpu.csMain, b.n).toFixed(0)} µs` : '—',
+    reference: '—',
+    target: 'report',
+    verdict: 'info',
+  });
   const ok = (d.statuses['succeeded/1'] ?? 0) + (b.statuses['succeeded/1'] ?? 0);
   rows.push({
     metric: '   deliveries logged as succeeded at the 1st attempt',

@@ -135,7 +135,7 @@ export class Outbox {
       rows.push(row);
       work.push({ row, attempts: 0, dueAt: now });
     }
-    history.recordDeliveries(summaries); // written from one template: they differ in id, subscription and url only
+    history.recordDeliveries(summaries, true); // new ids, written from one template: they differ in id, subscription and url only
     owed.addEvent(id, rows.slice()); // the set ends its rows in its own array; the caller keeps this one
     store.whenDurable(() => this.listener?.added(work));
     return { event_id: id, deliveries: rows };

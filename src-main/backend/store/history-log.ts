@@ -129,13 +129,13 @@ class SegmentedHistoryLog implements HistoryLog {
 
   recordDelivery = (v: DeliverySummary): void => this.recordDeliveries([v]);
 
-  recordDeliveries(vs: readonly DeliverySummary[]): void {
+  recordDeliveries(vs: readonly DeliverySummary[], fresh = false): void {
     if (!this.writable()) return;
     const lines = this.fanout.reset();
     let like = -1; // the slot of the delivery whose line is the template (FanoutLines)
     for (let i = 0; i < vs.length; i++) {
       const v = vs[i];
-      const existing = this.idx.d.slot(v.id);
+      const existing = fresh ? undefined : this.idx.d.slot(v.id); // a fresh id is known nowhere, nor has orphans
       if (existing !== undefined) {
         if (existing === like) like = -1; // its row changes: the next are indexed from their own values
         this.changeSummary(existing, v);
@@ -147,7 +147,7 @@ class SegmentedHistoryLog implements HistoryLog {
       loc.seg.created++;
       const slot = this.idx.addDelivery(seq, v, loc.seg, lines.copied ? like : -1);
       if (!lines.copied) like = lines.ready ? slot : -1;
-      for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
+      if (!fresh) for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
     }
     this.maybeRetain();
   }
@@ -294,6 +294,6 @@ class SegmentedHistoryLog implements HistoryLog {
   private retain(): Promise<void> {
     const host = retentionHost(this.idx, this.writer, (line) => this.append(line));
     // close() lets a retention under way finish, so the cap holds on disk too.
-    return dropOldest(host, this.segments, () => this.state !== 'closed' && this.idx.d.size > this.opts.cap);
+    return dropOldest(host, this.segments, this.opts.cap, () => this.state === 'closed');
   }
 }

@@ -92,8 +92,9 @@ export interface HistoryLog extends UndoableLog {
   /**
    * recordDelivery of each, in order; new deliveries that differ from the one before only
    * in their id, subscription and url (one event's fan-out) are written from it.
+   * `fresh`: every id was just made (ids.ts newId), so none is looked up: each is new.
    */
-  recordDeliveries(deliveries: readonly DeliverySummary[]): void;
+  recordDeliveries(deliveries: readonly DeliverySummary[], fresh?: boolean): void;
   recordAttempt(attempt: AttemptRecord): void;
   /**
    * An ended attempt and the delivery's summary after it: recordAttempt(attempt) then

@@ -84,11 +84,40 @@ function intRangeOf(col: Int32Array | Uint8Array): Range {
   return { same, plainOk: true, deltaOk: true, pLo, pHi, dLo, dHi, base: first };
 }
 
+/** A block of one value's bytes over and over, compared against a column a block at a time. */
+const PATTERN = new Uint8Array(64 * 1024);
+
+/**
+ * Whether every value of `col` has the first one's bits. Compared as bytes by the runtime
+ * (Buffer.compare), not value by value in JavaScript: a closing segment's columns are
+ * mostly constant (a company, a status, no error yet), and this code runs once per
+ * 25,000 deliveries, mostly before V8 has optimized it (docs/benchmark.md, figure 3).
+ */
+export function isConstant(col: Column): boolean {
+  const w = col.BYTES_PER_ELEMENT;
+  const bytes = new Uint8Array(col.buffer, col.byteOffset, col.length * w);
+  if (bytes.length <= w) return true;
+  for (let i = 0; i < w; i++) if (bytes[w + i] !== bytes[i]) return false; // the usual answer for a column that varies
+  PATTERN.set(bytes.subarray(0, w));
+  for (let f = w; f < PATTERN.length; f *= 2) PATTERN.copyWithin(f, 0, f);
+  for (let at = 0; at < bytes.length; at += PATTERN.length) {
+    const n = Math.min(PATTERN.length, bytes.length - at);
+    if (Buffer.compare(bytes.subarray(at, at + n), PATTERN.subarray(0, n)) !== 0) return false;
+  }
+  return true;
+}
+
 /** The encoding to use for `col` and its bytes; undefined: store it raw. */
 export function encodeColumn(col: Column): { enc: ColumnEncoding; bytes: Buffer } | undefined {
   const n = col.length;
   if (n === 0) return undefined;
   const first = col[0];
+  const constant = isConstant(col);
+  // JSON keeps any finite number but -0 exactly; NaN is written null.
+  if (constant && (Number.isNaN(first) || (Number.isFinite(first) && !Object.is(first, -0))))
+    return { enc: ['c', Number.isNaN(first) ? null : first], bytes: Buffer.alloc(0) };
+  // Bytes: only a constant is smaller than the bytes themselves.
+  if (col instanceof Uint8Array) return undefined;
   const { same, plainOk, deltaOk, pLo, pHi, dLo, dHi, base } = col instanceof Float64Array ? rangeOf(col) : intRangeOf(col);
   // JSON keeps any finite number but -0 exactly; NaN is written null.
   if (same && (Number.isNaN(first) || (Number.isFinite(first) && !Object.is(first, -0))))
@@ -100,7 +129,9 @@ export function encodeColumn(col: Column): { enc: ColumnEncoding; bytes: Buffer 
   if (best >= raw) return undefined;
   const enc: Packed = pw === best ? ['p', pw as 1 | 2 | 4] : ['d', dw as 1 | 2 | 4, Number.isNaN(base) ? 0 : base];
   const bytes = pack(col, enc);
-  return roundTrips(col, enc, bytes) ? { enc, bytes } : undefined;
+  // Integers of a typed array of integers, each value or difference within the width: exact by
+  // construction. Numbers of a Float64Array (NaN, -0, fractions) are checked value by value.
+  return !(col instanceof Float64Array) || roundTrips(col, enc, bytes) ? { enc, bytes } : undefined;
 }
 
 type Packed = ['p', 1 | 2 | 4] | ['d', 1 | 2 | 4, number];
@@ -121,10 +152,24 @@ function pack(col: Column, enc: Packed): Buffer {
   return out;
 }
 
-function roundTrips(col: Column, enc: ColumnEncoding, bytes: Buffer): boolean {
-  const back = decodeColumn(col.constructor as ColumnCtor, col.length, enc, bytes);
-  if (typeof back === 'string') return false;
-  for (let i = 0; i < col.length; i++) if (!Object.is(back[i], col[i])) return false;
+/**
+ * Whether decoding `bytes` gives `col` back to the bit (what decodeColumn would make, value
+ * by value, compared as it goes: no decoded copy, and decodeColumn's loops keep seeing only
+ * the columns read from files).
+ */
+function roundTrips(col: Float64Array, enc: Packed, bytes: Buffer): boolean {
+  const w = enc[1];
+  const src = intView(bytes, col.length, w);
+  const nan = MIN[w];
+  const delta = enc[0] === 'd';
+  let prev = delta ? enc[2] : 0;
+  for (let i = 0; i < col.length; i++) {
+    const x = src[i];
+    let v: number;
+    if (x === nan) v = NaN;
+    else v = delta ? (prev += x) : x;
+    if (!Object.is(v, col[i])) return false;
+  }
   return true;
 }
 

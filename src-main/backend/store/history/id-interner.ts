@@ -15,6 +15,9 @@ export class IdInterner {
   private freeCount = 0;
   /** One past the highest number ever given. */
   private end = 0;
+  /** While held (hold()), numbers whose last reference goes are kept, ids and all, and freed at the last unhold(). */
+  private holding = 0;
+  private readonly later: number[] = [];
 
   /** The value's number, counting one more reference to it. */
   add(value: string): number {
@@ -37,6 +40,22 @@ export class IdInterner {
 
   release(i: number): void {
     if (--this.refs[i] > 0) return;
+    if (this.holding > 0) this.later.push(i);
+    else this.drop(i);
+  }
+
+  /** As Interner.hold(): until the matching unhold(), no number is freed or reused. */
+  hold(): void {
+    this.holding++;
+  }
+
+  unhold(): void {
+    if (--this.holding > 0) return;
+    for (const i of this.later) if (this.refs[i] === 0 && this.ids.has(i)) this.drop(i);
+    this.later.length = 0;
+  }
+
+  private drop(i: number): void {
     this.ids.delete(i);
     this.refs[i] = 0;
     if (this.freeCount === this.free.length) this.free = grown(this.free, nextCapacity(this.freeCount));

@@ -7,6 +7,9 @@ export class Interner {
   private readonly values: (string | undefined)[] = [];
   private readonly refs: number[] = [];
   private readonly free: number[] = [];
+  /** While held (hold()), numbers whose last reference goes are kept, values and all, and freed at the last unhold(). */
+  private holding = 0;
+  private readonly later: number[] = [];
 
   /** The value's number, counting one more reference to it. */
   add(value: string): number {
@@ -29,6 +32,25 @@ export class Interner {
 
   release(i: number): void {
     if (--this.refs[i] > 0) return;
+    if (this.holding > 0) this.later.push(i);
+    else this.drop(i);
+  }
+
+  /**
+   * Until the matching unhold(), no number is freed or reused: a number read before stays
+   * its value (a closing segment's sidecar renumbers its rows' strings after the close).
+   */
+  hold(): void {
+    this.holding++;
+  }
+
+  unhold(): void {
+    if (--this.holding > 0) return;
+    for (const i of this.later) if (this.refs[i] === 0 && this.values[i] !== undefined) this.drop(i);
+    this.later.length = 0;
+  }
+
+  private drop(i: number): void {
     this.index.delete(this.values[i] as string);
     this.values[i] = undefined;
     this.refs[i] = 0;

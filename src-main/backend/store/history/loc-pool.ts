@@ -79,16 +79,16 @@ export class LocPool {
   }
 
   /** How many locations locs() would give. */
-  count(head: number, segs: ReadonlyMap<number, Segment>): number {
+  count(head: number, segs: ReadonlyMap<number, Segment>, upTo = Infinity): number {
     let count = 0;
-    for (let n = head; n >= 0; n = this.next[n]) if (segs.has(this.seg[n])) count++;
+    for (let n = head; n >= 0; n = this.next[n]) if (this.seg[n] <= upTo && segs.has(this.seg[n])) count++;
     return count;
   }
 
   /** locs() written into columns from index `at` (item -1: none); returns the index after the last. */
-  fill(head: number, segs: ReadonlyMap<number, Segment>, out: LocColumns, at: number): number {
+  fill(head: number, segs: ReadonlyMap<number, Segment>, out: LocColumns, at: number, upTo = Infinity): number {
     for (let n = head; n >= 0; n = this.next[n]) {
-      if (!segs.has(this.seg[n])) continue;
+      if (this.seg[n] > upTo || !segs.has(this.seg[n])) continue;
       out.off[at] = this.off[n];
       out.len[at] = this.len[n];
       out.item[at] = this.item[n];

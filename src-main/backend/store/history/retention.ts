@@ -49,9 +49,12 @@ export function retentionHost(idx: HistoryIndex, writer: SegmentWriter, append: 
   };
 }
 
-/** Drops the oldest of `segments` (taking it out of the array and the index) while `over()` and more than one is left. */
-export async function dropOldest(host: RetentionHost, segments: Segment[], over: () => boolean): Promise<void> {
-  while (over() && segments.length > 1) {
+/**
+ * Drops the oldest of `segments` (changed in place) while more than `cap` deliveries are
+ * indexed and another segment is left, unless `stopped()`.
+ */
+export async function dropOldest(host: RetentionHost, segments: Segment[], cap: number, stopped: () => boolean): Promise<void> {
+  while (!stopped() && host.idx.d.size > cap && segments.length > 1) {
     const oldest = segments[0];
     await dropSegment(host, oldest);
     segments.splice(segments.indexOf(oldest), 1);
@@ -62,6 +65,7 @@ export async function dropOldest(host: RetentionHost, segments: Segment[], over:
 /** Empties `seg` of index entries (carrying what must stay), then deletes its file. */
 export async function dropSegment(host: RetentionHost, seg: Segment): Promise<void> {
   const { idx } = host;
+  seg.dropping = true; // a sidecar still being made of it stops (its rows go)
   for (;;) {
     // Each pass ends in a synchronous check, so nothing can change between it and the drop.
     const based = idx.deliveriesIn(seg.id);

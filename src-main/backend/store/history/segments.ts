@@ -18,6 +18,8 @@ export interface Segment {
   isNew: boolean;
   /** Deliveries created in this segment (rotation by count). */
   created: number;
+  /** Retention is dropping it (retention.ts): its sidecar, if not made yet, is not made. */
+  dropping?: boolean;
 }
 
 /** Where one record's line lives (without its newline). */

@@ -19,13 +19,13 @@ import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
 import { COLD_SOURCE_COLUMNS, coldSourceOf, coldSourceOfColumns } from './cold-source.js';
 import { compactRows, rowsInUse } from './compact-rows.js';
-import { foreignRecords, sidecarOf, snapshotSidecar, touchedDelivery, type PackedSidecar } from './sidecar-build.js';
+import { foreignRecords, freezeSegment, sidecarOf, touchedDelivery, type PackedSidecar } from './sidecar-build.js';
+import { packSteps, runInSlices } from './sidecar-frozen.js';
+import { systemClock } from '../../clock.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
 import { readWholeFile, readWholeFileSync } from './sidecar-read.js';
 import { decodeSidecarFor, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
-
-type Snapshot = ReturnType<typeof snapshotSidecar>;
 
 export { sidecarPath };
 
@@ -54,8 +54,8 @@ export async function writeSidecar(segmentPath: string, segId: number): Promise<
   await putSidecar(seg.path, made);
 }
 
-/** Writes the sidecar snapshotSidecar made of the segment at `segmentPath` when the log moved past it, with the file's foreign records. */
-async function writeSnapshot(segmentPath: string, snap: Snapshot, known?: NotedRecords): Promise<boolean> {
+/** Writes the sidecar made of the index as the log moved past the segment at `segmentPath`, with the file's foreign records. */
+async function writeSnapshot(segmentPath: string, snap: PackedSidecar, known?: NotedRecords): Promise<boolean> {
   const { header } = snap;
   const foreign = await foreignRecords(segmentPath, new OwnIds(snap.idBytes, snap.idLen, header.wideIds), header.segBytes, known);
   if (!foreign) return false; // damaged or changed since: scanned at the next start, and reported
@@ -230,6 +230,9 @@ export async function removeSidecar(segmentPath: string): Promise<void> {
 /** Sidecars written one at a time in the background, after the writer has written their segment out. */
 export class SidecarQueue {
   private tail: Promise<void> = Promise.resolve();
+  /** Sidecars copied from the index and not made yet. */
+  private unmade = 0;
+  /** Sidecars asked for and not written (or given up) yet. */
   private pending = 0;
 
   constructor(
@@ -238,26 +241,39 @@ export class SidecarQueue {
   ) {}
 
   /**
-   * Writes `seg`'s sidecar: from `idx` as it is now when given (the log is moving past
-   * `seg`: nothing of a later segment is recorded yet; `known`: records of its lines the
-   * log could tell, foreignRecords), else by scanning the file.
+   * Writes `seg`'s sidecar: from `idx` when given (the log is moving past `seg`: nothing
+   * of a later segment is recorded yet; `known`: records of its lines the log could tell,
+   * foreignRecords), else by scanning the file. From the index, only a copy is taken now
+   * (sidecar-frozen.ts); it is encoded in slices between requests, in the background.
    */
   add(seg: Segment, idx?: HistoryIndex, known?: NotedRecords): void {
     const { path, id } = seg;
-    const snap = idx && snapshotSidecar(idx, seg);
+    const frozen = idx && freezeSegment(idx, seg);
+    if (frozen) this.unmade++;
     this.pending++;
     this.tail = this.tail.then(async () => {
       try {
+        if (!frozen || !idx) {
+          await this.writtenOut();
+          return await writeSidecar(path, id);
+        }
+        const snap = await runInSlices(packSteps(idx, frozen), systemClock, () => seg.dropping === true).finally(() => this.unmade--);
+        if (!snap) return; // retention is dropping the segment: its rows are going
         await this.writtenOut();
-        if (!snap) return await writeSidecar(path, id);
-        if (idx && (await writeSnapshot(path, snap, known))) evictSegment(idx, id, snap);
+        if (await writeSnapshot(path, snap, known)) evictSegment(idx, id, snap);
       } catch (err) {
         // Retention may have dropped the segment meanwhile; anything else is worth a line.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
       } finally {
+        frozen?.release();
         this.pending--;
       }
     });
+  }
+
+  /** Sidecars copied from the index whose encoding has not ended yet (for tests and diagnostics). */
+  get unmadeCount(): number {
+    return this.unmade;
   }
 
   /** Whether a sidecar asked for is not written (or given up) yet. */
