@@ -7,6 +7,8 @@
 // reference kept to it anywhere), and a busy log must keep its index.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src-main/backend/clock.js';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
@@ -115,5 +117,39 @@ describe('history log: the index let go while idle', () => {
     await settle(log);
     expect(internals(log).held.release()).toBe(true);
     expect(log.getDelivery('msg_00101')?.id).toBe('msg_00101');
+  });
+
+  it('rebuilds from the segment itself when an index file was damaged meanwhile, and stays usable when a rebuild fails', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-27T03:00:00.000Z'));
+    const { dir, open } = await setup();
+    const log = (await open({ clock })).log;
+    const want = fill(log, 200);
+    const ids = [...want.keys()];
+    await settle(log);
+    const before = await everything(log, ids);
+    const sidecars = (await readdir(dir)).filter((f) => f.endsWith('.idx')).sort();
+    expect(sidecars.length).toBeGreaterThanOrEqual(4);
+    await writeFile(join(dir, sidecars[1]), 'not an index');
+    await rm(join(dir, sidecars[2]));
+    clock.advance(HOLD_MS);
+    expect(releaseIdleIndexes()).toBe(1);
+    expect(await everything(log, ids)).toBe(before); // as start-up would: those two segments read in full
+
+    // A segment gone when the index is rebuilt: the call that needed it fails, the log's own state is untouched,
+    // and once the file is back the next call rebuilds and answers as before, and records go on.
+    clock.advance(HOLD_MS);
+    expect(releaseIdleIndexes()).toBe(1);
+    const first = join(dir, sidecars[0].replace(/\.idx$/, '.jsonl'));
+    await rename(first, `${first}.away`);
+    expect(() => log.getDelivery(ids[0])).toThrow(/seg-\d+\.jsonl/);
+    expect(internals(log).held.held).toBe(false);
+    await rename(`${first}.away`, first);
+    expect(await everything(log, ids)).toBe(before);
+    const more = fill(log, 40, 200);
+    await settle(log);
+    const all = [...ids, ...more.keys()];
+    const after = await everything(log, all);
+    await log.close();
+    expect(await everything((await open({ clock })).log, all)).toBe(after);
   });
 });

@@ -66,8 +66,11 @@ export function reloadSegments(segments: Segment[], idx: HistoryIndex, rows: num
   idx.cold.rescan = coldFromSegment;
   if (rows > 0) idx.d.reserve(Math.ceil(rows * 1.15));
   const steps = loadSteps(segments, idx, loader, new Loaded());
-  for (let r = steps.next(); !r.done;) r = steps.next(doSync(r.value));
-  segments.forEach((seg, i) => Object.assign(seg, kept[i]));
+  try {
+    for (let r = steps.next(); !r.done;) r = steps.next(doSync(r.value));
+  } finally {
+    segments.forEach((seg, i) => Object.assign(seg, kept[i])); // the log's, even when a read failed
+  }
   idx.buildLists();
   idx.cold.clear();
 }
