@@ -4,7 +4,7 @@
 // column moves once, keeping every entry. Checked on the functions and on a delivery
 // table filled through many growths.
 import { describe, expect, it } from 'vitest';
-import { grown, grownBytes, nextCapacity, RESERVED_ENTRIES } from '../../../src-main/backend/store/history/columns.js';
+import { grown, grownBytes, latin1Of, nextCapacity, RESERVED_ENTRIES } from '../../../src-main/backend/store/history/columns.js';
 import { DeliveryTable } from '../../../src-main/backend/store/history/delivery-table.js';
 import { IdInterner } from '../../../src-main/backend/store/history/id-interner.js';
 import { Interner } from '../../../src-main/backend/store/history/interner.js';
@@ -49,12 +49,22 @@ describe('column growth', () => {
     const start = Buffer.from('msg_abc', 'latin1');
     const a = grownBytes(start, 7, 1 << 16);
     expect(a.length).toBe(1 << 16);
-    expect(a.toString('latin1', 0, 7)).toBe('msg_abc');
-    a.write('msg_def', 100, 'latin1');
+    expect(latin1Of(a, 0, 7)).toBe('msg_abc');
+    a.set(Buffer.from('msg_def', 'latin1'), 100);
     const b = grownBytes(a, 107, 1 << 20);
-    expect(b.buffer).toBe(a.buffer);
+    // The same array (a plain Uint8Array over the resizable buffer, never a new Buffer: columns.ts says why).
+    expect(b).toBe(a);
+    expect(b).not.toBeInstanceOf(Buffer);
     expect(b.length).toBe(1 << 20);
-    expect(b.toString('latin1', 0, 7) + b.toString('latin1', 100, 107)).toBe('msg_abcmsg_def');
+    expect(latin1Of(b, 0, 7) + latin1Of(b, 100, 107)).toBe('msg_abcmsg_def');
+  });
+
+  it('reads Latin-1 text back from bytes, of any length', () => {
+    const text = Array.from({ length: 10_000 }, (_, i) => String.fromCharCode(32 + (i % 224))).join('');
+    const bytes = grownBytes(new Uint8Array(0), 0, 20_000);
+    bytes.set(Buffer.from(text, 'latin1'), 5);
+    expect(latin1Of(bytes, 5, 5 + text.length)).toBe(text);
+    expect(latin1Of(bytes, 5, 5)).toBe('');
   });
 });
 

@@ -80,17 +80,33 @@ export function packRows(to: Int32Array, used: number, cols: readonly Column[]):
   return m;
 }
 
-/** A Buffer holding `buf`'s first `used` bytes with room for `size` in all (grown in place like grown()). */
-export function grownBytes(buf: Buffer, used: number, size: number): Buffer {
-  const ab = buf.buffer as ResizableBuffer;
-  if (ab.resizable && buf.byteOffset === 0 && size <= ab.maxByteLength) {
-    if (size > ab.byteLength) ab.resize(size);
-    return Buffer.from(ab, 0, ab.byteLength);
+/**
+ * `buf`'s first `used` bytes with room for `size` in all: the same array, grown in place
+ * while its reservation allows (as grown()), else a copy in a new, larger reservation.
+ * A plain Uint8Array, never a Buffer: V8 (Node 20) gives every typed array of a subclass
+ * (node's Buffer is one) made over a resizable buffer a hidden class (map) of its own, so
+ * each new Buffer here made the code reading the bytes deoptimize ("wrong map") and, past
+ * four, read them through a generic, slow path; plain Uint8Arrays over resizable buffers
+ * all share one map (docs/benchmark.md, figure 3).
+ */
+export function grownBytes(buf: Uint8Array, used: number, size: number): Uint8Array {
+  if (isTracking(buf) && size <= (buf.buffer as ResizableBuffer).maxByteLength) {
+    if (size > buf.byteLength) (buf.buffer as ResizableBuffer).resize(size);
+    return buf;
   }
-  const next = Buffer.from(new Resizable(size, { maxByteLength: reserveFor(size, 32) }));
-  buf.copy(next, 0, 0, used);
+  const next = new Uint8Array(new Resizable(size, { maxByteLength: reserveFor(size, 32) }));
+  next.set(buf.subarray(0, used));
   return next;
 }
+
+/** The Latin-1 text of `bytes` from `from` to `to` (one character a byte), without making a Buffer over them (grownBytes() says why). */
+export function latin1Of(bytes: Uint8Array, from: number, to: number): string {
+  let text = '';
+  for (let at = from; at < to; at += LATIN1_PIECE)
+    text += String.fromCharCode.apply(null, bytes.subarray(at, Math.min(to, at + LATIN1_PIECE)) as unknown as number[]);
+  return text;
+}
+const LATIN1_PIECE = 4096; // characters a call (well under any engine's limit on arguments)
 
 /**
  * An ArrayBuffer of `bytes` that V8 maps from the system itself (a resizable buffer that
@@ -100,6 +116,17 @@ export function grownBytes(buf: Buffer, used: number, size: number): Buffer {
  */
 export function systemBuffer(bytes: number): ArrayBuffer {
   return new Resizable(bytes, { maxByteLength: Math.max(bytes, 1) });
+}
+
+/**
+ * An empty column of `Ctor`'s kind over a resizable buffer, as grown() makes them (no room
+ * reserved until its first growth). A structure's columns start this way so that the code
+ * reading them only ever meets typed arrays over resizable buffers: V8 gives a typed array
+ * over a plain buffer another hidden class (map), and a site that meets both deoptimizes
+ * ("wrong map") and is compiled again (docs/benchmark.md, figure 3).
+ */
+export function emptyColumn<T extends Column>(Ctor: new (buffer: ArrayBuffer) => T): T {
+  return new Ctor(new Resizable(0, { maxByteLength: 0 }));
 }
 
 /** The capacity after `current` when one more entry is needed: half as much again. */

@@ -8,7 +8,7 @@
 // when they do (a change: DeliveryTable.write, coldRow).
 import { ClosedIds, idKey, idKeyBytes, tableHashOf } from './closed-ids.js';
 import type { ColdSource } from './cold-rows.js';
-import { grown, nextCapacity } from './columns.js';
+import { emptyColumn, grown, latin1Of, nextCapacity } from './columns.js';
 import { IdTable, type IdBytes } from './id-table.js';
 
 /** What the ids need of the DeliveryTable: each slot's cold row (or sidecar row) and base segment, and the sidecars. */
@@ -26,7 +26,7 @@ export class DeliveryIds {
   /** Ids of deliveries whose cold row is in memory, keyed by that row. */
   private hot = new IdTable();
   /** The slot of each cold row holding an id. */
-  private rowSlot: Int32Array = new Int32Array(0);
+  private rowSlot: Int32Array = emptyColumn(Int32Array);
   private readonly closed = new ClosedIds();
   /** Closed deliveries (entries of `closed` not yet dropped may be more). */
   private closedCount = 0;
@@ -85,7 +85,7 @@ export class DeliveryIds {
     if (ref >= 0) return this.rowSlot[ref] === slot ? this.hot.idOf(ref) : undefined;
     if (ref > EVICTED_AT) return undefined;
     const [ids, k] = this.sidecarRow(slot);
-    return Buffer.from(ids.bytes.buffer, ids.bytes.byteOffset + ids.at[k], ids.len[k]).toString('latin1');
+    return latin1Of(ids.bytes, ids.at[k], ids.at[k] + ids.len[k]);
   }
 
   /** Whether `slot` holds `id`, compared in place. */
@@ -146,7 +146,7 @@ export class DeliveryIds {
     this.hot = new IdTable();
     let rows = 0;
     for (let r = 0; r < to.length; r++) rows = Math.max(rows, to[r] + 1);
-    this.rowSlot = grown(new Int32Array(0), rows);
+    this.rowSlot = grown(emptyColumn(Int32Array), rows);
     for (let r = 0; r < to.length && r < oldSlots.length; r++) {
       if (to[r] < 0 || !old.has(r)) continue;
       this.hot.set(old.idOf(r) as string, to[r]);

@@ -5,7 +5,7 @@
 // Countersign, possible in an imported file) are kept in a Map instead.
 // A deleted id's bytes stay, and the slot's next id of that length (retention's freed slots
 // go to new deliveries; ids of one kind are all as long) is written over them.
-import { grown, grownBytes, nextCapacity } from './columns.js';
+import { emptyColumn, grown, grownBytes, latin1Of, nextCapacity } from './columns.js';
 
 const EMPTY_HASH = 0;
 /** A slot's len for no id, with the bytes of its last one (n of them) free to reuse: FREED - n. */
@@ -37,7 +37,9 @@ export interface IdBytes {
 }
 
 export class IdTable {
-  private bytes: Buffer = Buffer.alloc(1 << 16);
+  // Every column over a resizable buffer from the start, the ids' bytes a plain Uint8Array
+  // (columns.ts emptyColumn, grownBytes): one hidden class at each site that reads them.
+  private bytes: Uint8Array = grownBytes(new Uint8Array(0), 0, 1 << 16);
   private used = 0;
   private garbage = 0;
   /**
@@ -45,11 +47,11 @@ export class IdTable {
    * id; -2: a wide id, in the Maps; FREED - n: no id, the n bytes at off are free for the
    * next id of that length), its hash.
    */
-  private off = new Uint32Array(0);
-  private len = new Int32Array(0);
-  private hash = new Int32Array(0);
+  private off = emptyColumn(Uint32Array);
+  private len = emptyColumn(Int32Array);
+  private hash = emptyColumn(Int32Array);
   /** slot + 1 per entry, 0 = empty. */
-  private table = new Int32Array(1 << 10);
+  private table = grown(emptyColumn(Int32Array), 1 << 10);
   private count = 0;
   private readonly wide = new Map<string, number>();
   private readonly wideIds = new Map<number, string>();
@@ -100,7 +102,8 @@ export class IdTable {
       return;
     }
     const o = this.room(slot, id.length);
-    this.bytes.write(id, o, id.length, 'latin1'); // every char is <= 0xFF (hashString checked): one byte each
+    const { bytes } = this;
+    for (let k = 0; k < id.length; k++) bytes[o + k] = id.charCodeAt(k); // every char is <= 0xFF (hashString checked): one byte each
     this.place(slot, o, id.length, h);
   }
 
@@ -140,7 +143,7 @@ export class IdTable {
 
   idOf(slot: number): string | undefined {
     const n = slot < this.len.length ? this.len[slot] : -1;
-    if (n >= 0) return this.bytes.toString('latin1', this.off[slot], this.off[slot] + n);
+    if (n >= 0) return latin1Of(this.bytes, this.off[slot], this.off[slot] + n);
     return n === -2 ? this.wideIds.get(slot) : undefined;
   }
 
@@ -159,7 +162,7 @@ export class IdTable {
     for (let k = 0, at = 0; k < slots.length; k++) {
       if (len[k] < 0) continue;
       const o = this.off[slots[k]];
-      this.bytes.copy(bytes, at, o, o + len[k]);
+      for (let j = 0; j < len[k]; j++) bytes[at + j] = this.bytes[o + j];
       at += len[k];
     }
     return { bytes, len, wide };
@@ -250,13 +253,13 @@ export class IdTable {
 
   /** Drops the bytes of deleted ids (retention leaves them behind). */
   private compact(): void {
-    const next = grownBytes(Buffer.alloc(0), 0, Math.max(1 << 16, Math.ceil((this.used - this.garbage) * 1.5)));
+    const next = grownBytes(new Uint8Array(0), 0, Math.max(1 << 16, Math.ceil((this.used - this.garbage) * 1.5)));
     let at = 0;
     for (let s = 0; s < this.len.length; s++) {
       const n = this.len[s];
       if (n <= FREED) this.len[s] = -1; // its free bytes are not copied
       if (n < 0) continue;
-      this.bytes.copy(next, at, this.off[s], this.off[s] + n);
+      next.set(this.bytes.subarray(this.off[s], this.off[s] + n), at);
       this.off[s] = at;
       at += n;
     }
