@@ -73,7 +73,6 @@ class SegmentedHistoryLog implements HistoryLog {
   private get idx(): HistoryIndex {
     return this.held.index; // rebuilt from the files first if the idle collection let it go (history/held-index.ts)
   }
-
   async open(): Promise<string[]> {
     if (this.state !== 'new') throw new Error('the history log was already opened');
     await mkdir(this.opts.dir, { recursive: true, mode: 0o700 }).catch((err: unknown) => {

@@ -93,10 +93,21 @@ describe('history log: the index let go while idle', () => {
     expect(await everything(log, all)).toBe(after);
     clock.advance(HOLD_MS);
     expect(releaseIdleIndexes()).toBe(1);
+    // A fan-out of new ids first, into a full segment: the rotation begins a segment (no file yet) and the index is
+    // rebuilt within it; then an attempt.
+    const fresh = ['msg_f0', 'msg_f1'].map((id, j) => ({
+      ...old,
+      id,
+      subscription_id: `wh_${j}`,
+      status: 'pending' as const,
+      attempts: 0,
+    }));
+    for (const l of [log, kept]) l.recordDeliveries(fresh, true);
+    expect(internals(log).held.reloads).toBe(2);
+    all.push('msg_f0', 'msg_f1');
     // A write first: the index is rebuilt by the call that needs it, then the write lands in it.
     for (const l of [log, kept])
       l.recordAttempted(attempt({ delivery_id: old.id, subscription_id: old.subscription_id, attempt: 3 }), { ...retried, attempts: 3 });
-    expect(internals(log).held.reloads).toBe(2);
     await settle(log);
     await settle(kept);
     const last = await everything(kept, all);

@@ -122,6 +122,7 @@ class Loaded {
 function* loadSteps(segments: Segment[], idx: HistoryIndex, loader: Loader, out: Loaded): Generator<LoadStep, void, unknown> {
   for (const [i, seg] of segments.entries()) {
     idx.segs.set(seg.id, seg);
+    if (seg.isNew) continue; // a rebuild within a rotation: the segment just begun has no file yet, nothing to read
     const closed = i < segments.length - 1;
     if (closed) {
       const size = (yield { kind: 'size', seg }) as number;
