@@ -27,7 +27,9 @@ export function newId(prefix: string): string {
   }
   const length = prefix.length + 1 + ID_CHARS;
   const out = length <= SCRATCH_BYTES ? scratch : Buffer.alloc(length);
-  const p = out.write(prefix, 0, 'latin1');
+  // The prefix a character at a time (Latin-1, as write() would): a native write() call cost more than these few stores.
+  const p = prefix.length;
+  for (let i = 0; i < p; i++) out[i] = prefix.charCodeAt(i);
   out[p] = 0x5f; // _
   for (let k = 0; k < ID_CHARS; k++) out[p + 1 + k] = CODES[pool[used + k] % 62];
   used += ID_CHARS;

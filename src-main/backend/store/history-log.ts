@@ -133,9 +133,11 @@ class SegmentedHistoryLog implements HistoryLog {
       }
       if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
       const seq = this.nextDeliverySeq++;
-      const loc = this.append(lines.line(seq, v, i + 1 < vs.length));
-      loc.seg.created++;
-      const slot = this.idx.addDelivery(seq, v, loc.seg, lines.copied ? like : -1);
+      const line = lines.line(seq, v, i + 1 < vs.length);
+      if (this.wouldRotate(line.n)) this.rotate();
+      this.writer.putBytes(this.cur, line.buf, line.n); // a base line's place is its seq's: no Loc needed
+      this.cur.created++;
+      const slot = this.idx.addDelivery(seq, v, this.cur, lines.copied ? like : -1);
       if (!lines.copied) like = lines.ready ? slot : -1;
       if (!fresh) for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
     }

@@ -1,8 +1,8 @@
-// Writing buffers to a file in order, for the journal, the history writer and data.json's
+// Writing buffers to a file in order (and syncing a folder), for the journal, the history writer and data.json's
 // checkpoint: one writev, and again for what a short write left. A write can be short (a
 // nearly full disk takes what fits and refuses the rest only on the next call): an
 // unchecked short write would acknowledge a torn line.
-import type { FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /**
  * Writes `parts` one after the other at `position` (null: at the file's current position,
@@ -29,4 +29,14 @@ export function remainingAfter(parts: Buffer[], n: number): Buffer[] {
   while (i < parts.length && n >= parts[i].length) n -= parts[i++].length;
   if (i === parts.length) return [];
   return [parts[i].subarray(n), ...parts.slice(i + 1)];
+}
+
+/** Makes a folder's entries durable (a new file's name is only durable once its folder is synced). */
+export async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }

@@ -2,7 +2,9 @@
 // the next, a line longer than a slab, several segments, and multi-byte characters must
 // all read back exactly, before and after a reopen.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { SegmentWriter } from '../../../src-main/backend/store/history/writer.js';
+import { newSegment } from '../../../src-main/backend/store/history/segments.js';
 import { createHistoryLog } from '../../../src-main/backend/store/history-log.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { attempt, delivery, event, tempDir } from './history-fixtures.js';
@@ -62,6 +64,30 @@ describe('history writer: slabs', () => {
     await check(again);
     expect(again.listDeliveries({ company_id: 'co_a' }, { limit: 5000 }).data).toHaveLength(n);
     await again.close();
+  });
+
+  it('copies each encoded line as its buffer holds it now: lines of one length over and over, then another buffer', async () => {
+    const t = await tempDir();
+    cleanups.push(t.cleanup);
+    const w = new SegmentWriter({ delayMs: 1, batchBytes: 1 << 20, onBackgroundError: (err) => expect.fail(String(err)) });
+    await mkdir(t.dir);
+    const seg = newSegment(t.dir, 1, true);
+    let expected = '';
+    const put = (buf: Buffer, i: number, loc: boolean) => {
+      const text = `{"i":${i},"pad":"${'ab'[i % 2].repeat(i % 5)}"}\n`; // five lengths, each line's own bytes
+      const n = buf.write(text, 0, 'latin1');
+      if (loc) expect(w.appendBytes(seg, buf, n)).toEqual({ seg, off: expected.length, len: n - 1 });
+      else w.putBytes(seg, buf, n);
+      expected += text;
+    };
+    const first = Buffer.alloc(64);
+    for (let i = 0; i < 300; i++) put(first, i, i % 3 === 0);
+    const second = Buffer.alloc(64); // a line buffer that grew: a new one
+    for (let i = 300; i < 600; i++) put(second, i, i % 3 === 0);
+    put(first, 600, false);
+    await w.close();
+    expect(await readFile(seg.path, 'latin1')).toBe(expected);
+    expect(seg.size).toBe(expected.length);
   });
 
   it('reuses a slab once it is written: 12 MB of history costs a few slabs, not 48, and every record reads back', async () => {

@@ -155,3 +155,29 @@ export class LineBytes {
     this.n += b.length;
   }
 }
+
+/** Views kept per source buffer (one per line length met: a few hundred in practice). */
+const MAX_VIEWS = 2048;
+
+/**
+ * The first `n` bytes of a buffer as a view, kept by length for the buffer last asked
+ * about (the shared line buffer): the writer copies each line into its slab through one
+ * (writer.ts), where Buffer.copy made a new view of every line it copied.
+ */
+export class HeadViews {
+  private src: Buffer | null = null;
+  private readonly views = new Map<number, Uint8Array>();
+
+  of(src: Buffer, n: number): Uint8Array {
+    if (src !== this.src) {
+      this.src = src;
+      this.views.clear();
+    }
+    let view = this.views.get(n);
+    if (view === undefined) {
+      view = new Uint8Array(src.buffer, src.byteOffset, n);
+      if (this.views.size < MAX_VIEWS) this.views.set(n, view);
+    }
+    return view;
+  }
+}

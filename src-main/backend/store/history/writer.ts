@@ -14,7 +14,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Loc, Segment } from './segments.js';
 import { systemClock, type Timer } from '../../clock.js';
-import { writeParts } from '../write-parts.js';
+import { syncDir, writeParts } from '../write-parts.js';
+import { HeadViews } from './line-bytes.js';
 
 /** Consecutive bytes of one segment: earlier slab views, then an open range of the current slab. */
 interface Chunk {
@@ -65,6 +66,7 @@ export class SegmentWriter {
   /** Full slabs, each with the `appended` count its last byte reaches: reusable once `written` gets there. */
   private retired: { slab: Buffer; upTo: number }[] = [];
   private spare: Buffer[] = [];
+  private readonly heads = new HeadViews();
 
   constructor(private readonly opts: WriterOptions) {}
 
@@ -82,12 +84,17 @@ export class SegmentWriter {
   /** append() for a line already encoded: the first `bytes` bytes of `src` (newline included), copied. */
   appendBytes(seg: Segment, src: Buffer, bytes: number): Loc {
     const loc: Loc = { seg, off: seg.size, len: bytes - 1 };
-    seg.size += bytes;
-    if (this.failure) return loc;
-    const start = this.reserve(bytes);
-    src.copy(this.slab, start, 0, bytes);
-    this.queued(seg, start, bytes);
+    this.putBytes(seg, src, bytes);
     return loc;
+  }
+
+  /** appendBytes() for a caller that does not need the line's location (no object made). */
+  putBytes(seg: Segment, src: Buffer, bytes: number): void {
+    seg.size += bytes;
+    if (this.failure) return;
+    const start = this.reserve(bytes);
+    this.slab.set(this.heads.of(src, bytes), start); // no view made per line, as Buffer.copy did
+    this.queued(seg, start, bytes);
   }
 
   /** Where in the current slab the next `bytes` go (a new slab if they do not fit). */
@@ -286,13 +293,4 @@ function settle(waiters: Waiter[], reached: number): Waiter[] {
     else rest.push(w);
   }
   return rest;
-}
-
-export async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }
