@@ -70,3 +70,29 @@ describe('history event-id interner', () => {
     expect(ids.swap(a, 'evt_✓')).toBe(a);
   });
 });
+
+describe('history interners: hold() while a closing segment`s copy waits (sidecar-frozen.ts)', () => {
+  for (const [name, make] of [
+    ['string interner', () => new Interner()],
+    ['event-id interner', () => new IdInterner()],
+  ] as const)
+    it(`${name}: a number whose last reference goes while held keeps its value and is not given to another until unhold()`, () => {
+      const t = make();
+      const a = t.add('evt_a');
+      t.hold();
+      t.hold(); // two copies waiting
+      t.release(a);
+      expect(t.get(a)).toBe('evt_a');
+      const b = t.add('evt_b');
+      expect(b).not.toBe(a);
+      expect(t.add('evt_a')).toBe(a); // still the same number while held, counted again
+      t.release(a);
+      t.unhold();
+      expect(t.get(a)).toBe('evt_a'); // one copy still waits
+      t.unhold();
+      expect(t.refCount(a)).toBe(0);
+      expect(t.find('evt_a')).toBeUndefined();
+      expect(t.add('evt_c')).toBe(a); // freed now, and reused
+      expect(t.get(b)).toBe('evt_b');
+    });
+});

@@ -14,7 +14,8 @@ import type { HistoryIndex } from './index-state.js';
 import { aboutOtherDelivery, type ScannedRecord } from './records.js';
 import { scanSegment, type Segment } from './segments.js';
 import type { SidecarData, SidecarHeader } from './sidecar-format.js';
-import { freezeSidecar, packSteps, runNow, type FrozenSidecar, type Known, type PackedSidecar } from './sidecar-frozen.js';
+import { freezeSidecar, packSteps, type FrozenSidecar, type Known, type PackedSidecar } from './sidecar-frozen.js';
+import { runNow } from './steps.js';
 import type { NotedRecords } from './known-foreign.js';
 
 export type { PackedSidecar };

@@ -67,25 +67,15 @@ export interface SidecarData {
 export const EVENT_NAMES = ['num', 'seq', 'ts', 'off', 'len', 'company', 'doc', 'type', 'sub', 'shape', 'flags'] as const;
 
 function emptyEvents(): EventRows {
-  const f = () => new Float64Array(0);
-  const i = () => new Int32Array(0);
-  return {
-    num: i(),
-    seq: f(),
-    ts: f(),
-    off: f(),
-    len: i(),
-    company: i(),
-    doc: i(),
-    type: i(),
-    sub: i(),
-    shape: i(),
-    flags: new Uint8Array(0),
-  };
+  const [f, i] = [() => new Float64Array(0), () => new Int32Array(0)];
+  const [company, doc, type, sub, shape] = [i(), i(), i(), i(), i()];
+  return { num: i(), seq: f(), ts: f(), off: f(), len: i(), company, doc, type, sub, shape, flags: new Uint8Array(0) };
 }
 
 const ROW_NAMES = [...NUMBER_COLUMNS, ...STRING_COLUMNS, 'evt'] as const;
 export const pad8 = (n: number) => (8 - (n % 8)) % 8;
+/** Padding's bytes (never written to). */
+const ZEROS = new Uint8Array(8);
 
 /** The columns' names in the order they are stored. */
 const COLUMN_NAMES = [
@@ -120,18 +110,30 @@ export type ColEntry = [string, number, number] | [string, number, number, Colum
 export class PackedColumns {
   readonly cols: ColEntry[] = [];
   /** Each column's bytes then its padding. */
-  readonly parts: Buffer[] = [];
+  readonly parts: Uint8Array[] = [];
   private at = 0;
 
   /** Column `name`, next in order; `arr` may be a view of memory that changes later (its bytes are copied if kept raw) unless `owned`. */
   add(name: string, arr: Column, owned: boolean): void {
     if (name !== COLUMN_NAMES[this.cols.length]) throw new Error(`sidecar: column ${name} out of order`);
     const packed = encodeColumn(arr);
-    const raw = Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
-    const bytes = packed ? packed.bytes : owned ? raw : Buffer.from(raw);
+    // A plain Uint8Array view, made only for a column kept raw: a Buffer over a resizable
+    // buffer gets a hidden class of its own in V8 11, a new one at each call.
+    const raw = packed ? undefined : new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
+    const bytes = packed ? packed.bytes : owned ? (raw as Uint8Array) : (raw as Uint8Array).slice();
     this.cols.push(packed ? [name, this.at, arr.length, packed.enc] : [name, this.at, arr.length]);
-    this.parts.push(bytes, Buffer.alloc(pad8(bytes.length)));
+    this.parts.push(bytes, ZEROS.subarray(0, pad8(bytes.length)));
     this.at += bytes.length + pad8(bytes.length);
+  }
+
+  /**
+   * Column `name` of `n` values all `v` (NaN, or finite and not -0): what add() stores for
+   * such a column, without the column (the close's copy does not copy a constant one).
+   */
+  addConstant(name: string, n: number, v: number): void {
+    if (name !== COLUMN_NAMES[this.cols.length]) throw new Error(`sidecar: column ${name} out of order`);
+    this.cols.push([name, this.at, n, ['c', Number.isNaN(v) ? null : v]]);
+    this.parts.push(ZEROS.subarray(0, 0), ZEROS.subarray(0, 0));
   }
 
   /** Only columns `names` decoded again (those kept raw: views of their bytes), or why one cannot be. */
@@ -155,7 +157,7 @@ export class PackedColumns {
 }
 
 /** A sidecar's whole data encoded (its arrays are its own). */
-export function encodeSidecar(d: SidecarData): Buffer[] {
+export function encodeSidecar(d: SidecarData): Uint8Array[] {
   const packed = new PackedColumns();
   for (const [name, arr] of sidecarArrays(d)) packed.add(name, arr, true);
   return sidecarPieces(d.header, packed);
@@ -166,7 +168,7 @@ export function encodeSidecar(d: SidecarData): Buffer[] {
  * written as they were encoded: joining them (twice, for the checksum) made copies of the
  * whole file in C memory at every segment rotation.
  */
-export function sidecarPieces(header: SidecarHeader, packed: PackedColumns): Buffer[] {
+export function sidecarPieces(header: SidecarHeader, packed: PackedColumns): Uint8Array[] {
   // The header (ids, string tables, foreign records: MBs for a full segment) in pieces too.
   const head = JSON.stringify({ ...header, cols: packed.cols });
   const headBytes = Buffer.byteLength(head, 'utf8');
@@ -197,7 +199,7 @@ export function isMagic(buf: Buffer): boolean {
 }
 
 /** Column `col` (its entry in the header) as a typed array like `like`, from `bytes` (where it starts; undefined: past the end), or why it cannot be read. */
-function readColumn(bytes: Buffer | undefined, col: ColEntry, like: Column, view: boolean): Column | string {
+function readColumn(bytes: Uint8Array | undefined, col: ColEntry, like: Column, view: boolean): Column | string {
   const Ctor = like.constructor as ColumnCtor;
   if (!bytes) return 'cut short';
   if (col.length === 4) return decodeColumn(Ctor, col[2], col[3], bytes);
@@ -256,7 +258,7 @@ function template(header: SidecarHeader): [string, Column][] {
 function assemble(
   header: SidecarHeader,
   cols: ColEntry[],
-  bytesOf: (col: ColEntry) => Buffer | undefined,
+  bytesOf: (col: ColEntry) => Uint8Array | undefined,
   view = false,
 ): SidecarData | string {
   const out: Record<string, Float64Array | Int32Array | Uint8Array> = {};

@@ -8,11 +8,11 @@
 // - packSteps, later: the copies renumbered and encoded column by column (a generator:
 //   one column a step), then the ids and attempt locations, which do not change for a
 //   segment's deliveries once it is closed (attempts made later are in later segments
-//   and are left out). runInSlices runs the steps between requests, a few ms at a
+//   and are left out). steps.ts runs the steps between requests, a few ms at a
 //   time; runNow at once.
 // Either way the sidecar is the one the index described at the close, byte for byte.
-import type { Clock } from '../../clock.js';
 import { isConstant } from './column-codec.js';
+import { align8, constantAt, copyAt, systemMemory } from './frozen-columns.js';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import { coldColumns, NUMBER_COLUMNS, STRING_COLUMNS, type ColdColumns, type RowColumns } from './delivery-row.js';
 import { EVENT_STRING_COLUMNS, type EventRows } from './event-table.js';
@@ -44,9 +44,10 @@ export interface FrozenSidecar {
   live: number[];
   /**
    * Each row column as it was, row k of slot live[k] (strings and event ids: the index's
-   * numbers, held); packSteps takes each out as it encodes it, so its memory can go.
+   * numbers, held), or the one value every row holds; packSteps takes each out as it
+   * encodes it, so its memory can go.
    */
-  rows: Map<keyof RowColumns, Float64Array | Int32Array | Uint8Array>;
+  rows: Map<keyof RowColumns, number | Float64Array | Int32Array | Uint8Array>;
   odd: [number, DeliverySummary][];
   /** Events kept whole: seq, summary, offset, length. */
   whole: [number, EventSummary, number, number][];
@@ -66,19 +67,31 @@ const COLD = coldColumns(0);
  */
 export function freezeSidecar(idx: HistoryIndex, segId: number, slots: number[], events: number[], h: Known): FrozenSidecar {
   const { d, ev } = idx;
-  const live = inOrder(slots, d.c.seq);
+  const { live, run } = inOrder(slots, d.c.seq);
   // The cold fields by cold row (cold-rows.ts; a closing segment's deliveries all have theirs in memory).
   const cold = new Int32Array(live.length);
-  for (let k = 0; k < live.length; k++) cold[k] = d.coldRow(live[k]);
-  const [run, coldRun] = [isRun(live), isRun(cold)];
+  let coldRun = true;
+  for (let k = 0; k < live.length; k++) {
+    const ref = d.c.cold[live[k]];
+    cold[k] = ref >= 0 ? ref : d.coldRow(live[k]);
+    if (cold[k] !== cold[0] + k) coldRun = false;
+  }
   const rows: FrozenSidecar['rows'] = new Map();
   const srcs = ROW_NAMES.map((name) => (isCold(name) ? d.cold.k[name] : d.c[name]));
-  const room = systemMemory(srcs.reduce((sum, src) => sum + align8(live.length * src.BYTES_PER_ELEMENT), 0));
-  let at = 0;
+  const at = (name: keyof RowColumns) => (isCold(name) ? cold : live);
+  // A column of one value (most of them) is kept as that value; the others are copied.
   ROW_NAMES.forEach((name, i) => {
-    rows.set(name, copyAt(srcs[i], isCold(name) ? cold : live, isCold(name) ? coldRun : run, room, at));
-    at += align8(live.length * srcs[i].BYTES_PER_ELEMENT);
+    const one = (isCold(name) ? coldRun : run) ? constantAt(srcs[i], at(name)) : undefined;
+    if (one !== undefined) rows.set(name, one);
   });
+  const copied = ROW_NAMES.filter((name) => !rows.has(name));
+  const room = systemMemory(copied.reduce((sum, name) => sum + align8(live.length * srcs[ROW_NAMES.indexOf(name)].BYTES_PER_ELEMENT), 0));
+  let offset = 0;
+  for (const name of copied) {
+    const src = srcs[ROW_NAMES.indexOf(name)];
+    rows.set(name, copyAt(src, at(name), isCold(name) ? coldRun : run, room, offset));
+    offset += align8(live.length * src.BYTES_PER_ELEMENT);
+  }
   const odd: [number, DeliverySummary][] = [];
   if (d.oddCount > 0)
     for (let k = 0; k < live.length; k++) {
@@ -117,6 +130,11 @@ class LocalNumbers {
 
   constructor(private readonly valueOf: (n: number) => string) {}
 
+  /** The local number of index number `n`. */
+  one(n: number): number {
+    return this.of(n);
+  }
+
   /** Renumbers `col` in place. */
   renumber(col: Int32Array): Int32Array {
     if (col.length === 0) return col;
@@ -148,24 +166,31 @@ class LocalNumbers {
 export function* packSteps(idx: HistoryIndex, f: FrozenSidecar): Generator<void, PackedSidecar> {
   try {
     const { live, h } = f;
-    const take = <T extends Float64Array | Int32Array | Uint8Array>(name: keyof RowColumns): T => {
-      const col = f.rows.get(name) as T;
+    const n = live.length;
+    const take = (name: keyof RowColumns) => {
+      const col = f.rows.get(name) as number | Float64Array | Int32Array | Uint8Array;
       f.rows.delete(name);
       return col;
+    };
+    // A column kept as one value is stored as add() would store it: ['c', value].
+    const add = (name: keyof RowColumns, col: number | Float64Array | Int32Array | Uint8Array, ids?: LocalNumbers) => {
+      if (typeof col === 'number') packed.addConstant(`r.${name}`, n, ids ? ids.one(col) : col);
+      else packed.add(`r.${name}`, ids ? ids.renumber(col as Int32Array) : col, false);
     };
     const strs = new LocalNumbers((n) => idx.strs.get(n));
     const evts = new LocalNumbers((n) => idx.eventIds.get(n));
     const packed = new PackedColumns();
-    if (Number.isNaN(h.nextDeliverySeq)) h.nextDeliverySeq = maxOf(f.rows.get('seq') as Float64Array, 0) + 1;
+    const seq = f.rows.get('seq') as number | Float64Array;
+    if (Number.isNaN(h.nextDeliverySeq)) h.nextDeliverySeq = (typeof seq === 'number' ? Math.max(seq, 0) : maxOf(seq, 0)) + 1;
     for (const name of NUMBER_COLUMNS) {
-      packed.add(`r.${name}`, take(name), false);
+      add(name, take(name));
       yield;
     }
     for (const name of STRING_COLUMNS) {
-      packed.add(`r.${name}`, strs.renumber(take(name)), false);
+      add(name, take(name), strs);
       yield;
     }
-    packed.add('r.evt', evts.renumber(take('evt')), false);
+    add('evt', take('evt'), evts);
     yield;
     // The ids straight from the index's bytes (no joined string of 25,000 ids).
     const { bytes: idBytes, len: idLen, wide: wideIds } = idx.d.ids.rowsOf(live);
@@ -210,85 +235,26 @@ function packAttempts(idx: HistoryIndex, live: number[], segId: number, packed: 
   packed.add('aItem', locs.item, true);
 }
 
-/** Runs the steps to the end at once. */
-export function runNow<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
-/** How long steps run in a row before the event loop gets a turn (ms, by `clock`). */
-export const SLICE_MS = 4;
-
-/**
- * Runs the steps in slices of about SLICE_MS (a step is one column: a few ms at most),
- * with a turn of the event loop between slices (requests go first); stops, undefined, as
- * soon as `stop()` says so before a step.
- */
-export async function runInSlices<T>(steps: Generator<void, T>, clock: Clock, stop: () => boolean): Promise<T | undefined> {
-  try {
-    for (;;) {
-      const start = clock.now();
-      do {
-        if (stop()) return undefined;
-        const r = steps.next();
-        if (r.done) return r.value;
-      } while (clock.now() - start < SLICE_MS);
-      await new Promise<void>((resolve) => clock.setTimeout(resolve, 0));
-    }
-  } finally {
-    steps.return(undefined as T);
-  }
-}
-
 function maxOf(col: Float64Array, from: number): number {
   let m = from;
   for (let k = 0; k < col.length; k++) if (col[k] > m) m = col[k];
   return m;
 }
 
-/** `slots` ordered by `seq` (a copy; no sort when they are in order already, as they usually are). */
-function inOrder(slots: number[], seq: Float64Array): number[] {
-  for (let k = 1; k < slots.length; k++) if (seq[slots[k - 1]] > seq[slots[k]]) return [...slots].sort((a, b) => seq[a] - seq[b]);
-  return slots.slice();
-}
-
-function isRun(slots: ArrayLike<number>): boolean {
-  for (let k = 1; k < slots.length; k++) if (slots[k] !== slots[0] + k) return false;
-  return true;
-}
-
-const align8 = (n: number) => Math.ceil(n / 8) * 8;
-
-/** The WebAssembly global (this project's TypeScript libraries do not declare it). */
-const WASM = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly;
-
 /**
- * `bytes` of memory that V8 maps from the system and unmaps when it is collected, not
- * malloc's (docs/architecture.md, "Memory": a freed block of 128 KiB or more raises
- * glibc's thresholds for good): a WebAssembly.Memory's buffer, whose typed arrays are
- * plain ones (a resizable buffer's are a kind of their own, which the encoder's loops
- * would then see beside the plain ones). A plain ArrayBuffer where that is refused.
+ * `slots` ordered by `seq` (a copy; no sort when they are in order already, as they
+ * usually are), and whether they are then consecutive slots (one pass, as they come).
  */
-function systemMemory(bytes: number): ArrayBuffer {
-  try {
-    return new WASM.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) }).buffer;
-  } catch {
-    return new ArrayBuffer(bytes);
+function inOrder(slots: number[], seq: Float64Array): { live: number[]; run: boolean } {
+  let up = true;
+  for (let k = 1; k < slots.length; k++) {
+    if (seq[slots[k - 1]] > seq[slots[k]]) {
+      const live = [...slots].sort((a, b) => seq[a] - seq[b]);
+      return { live, run: live.every((s, j) => s === live[0] + j) };
+    }
+    if (slots[k] <= slots[k - 1]) up = false;
   }
-}
-
-/** A copy of column `src` at `slots` (a block copy when `run`: they are consecutive), in `room` from byte `at`. */
-function copyAt<T extends Float64Array | Int32Array | Uint8Array>(
-  src: T,
-  slots: ArrayLike<number>,
-  run: boolean,
-  room: ArrayBuffer,
-  at: number,
-): T {
-  const col = new (src.constructor as new (b: ArrayBuffer, at: number, n: number) => T)(room, at, slots.length);
-  if (run && slots.length > 0) col.set(src.subarray(slots[0], slots[0] + slots.length));
-  else for (let k = 0; k < slots.length; k++) col[k] = src[slots[k]];
-  return col;
+  // Distinct slots, strictly rising and spanning n - 1: consecutive.
+  const n = slots.length;
+  return { live: slots.slice(), run: up && (n === 0 || slots[n - 1] - slots[0] === n - 1) };
 }
