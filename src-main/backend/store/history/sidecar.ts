@@ -14,6 +14,7 @@ import { decodeEvent } from './event-table.js';
 import { decodeRow } from './delivery-row.js';
 import { idKeyBytes } from './closed-ids.js';
 import type { IdBytes } from './id-table.js';
+import { latin1Of } from './columns.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
@@ -143,10 +144,7 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
     for (let a = aFirst[k]; a < aFirst[k + 1]; a++) idx.d.addAttemptAt(slots[j], seg.id, data.aOff[a], data.aLen[a], data.aItem[a]);
   });
   for (const k of one) {
-    const id =
-      ids.len[k] < 0
-        ? (wide.get(k) as string)
-        : Buffer.from(ids.bytes.buffer, ids.bytes.byteOffset + ids.at[k], ids.len[k]).toString('latin1');
+    const id = ids.len[k] < 0 ? (wide.get(k) as string) : latin1Of(ids.bytes, ids.at[k], ids.at[k] + ids.len[k]);
     const v =
       odd.get(k) ??
       decodeRow(
