@@ -95,14 +95,9 @@ describe('history log: the index let go while idle', () => {
     expect(releaseIdleIndexes()).toBe(1);
     // A fan-out of new ids first, into a full segment: the rotation begins a segment (no file yet) and the index is
     // rebuilt within it; then an attempt.
-    const fresh = ['msg_f0', 'msg_f1'].map((id, j) => ({
-      ...old,
-      id,
-      subscription_id: `wh_${j}`,
-      status: 'pending' as const,
-      attempts: 0,
-    }));
-    for (const l of [log, kept]) l.recordDeliveries(fresh, true);
+    const template = { ...old, status: 'pending' as const, attempts: 0 };
+    const targets = ['msg_f0', 'msg_f1'].map((id, j) => ({ id, subscription_id: `wh_${j}` }));
+    for (const l of [log, kept]) l.recordFanout(template, targets, [old.url, old.url]);
     expect(internals(log).held.reloads).toBe(2);
     all.push('msg_f0', 'msg_f1');
     // A write first: the index is rebuilt by the call that needs it, then the write lands in it.

@@ -24,6 +24,7 @@ import { unlink } from 'node:fs/promises';
 import { carriedDeliveryLine } from './records.js';
 import { readAttempts, readLocs, type Loc, type Segment } from './segments.js';
 import type { SegmentWriter } from './writer.js';
+import type { Clock } from '../../clock.js';
 import type { HistoryIndex } from './index-state.js';
 import { removeSidecar } from './sidecar.js';
 
@@ -38,8 +39,45 @@ export interface RetentionHost {
 
 const BATCH = 64;
 
-/** The log's side of retention: its index, its appends to the current segment and its writer's reads and flushes. */
-export function retentionHost(idx: HistoryIndex, writer: SegmentWriter, append: (line: string) => Loc): RetentionHost {
+/** Retention passes, one at a time: a failed one is reported and the next waits a minute (not one try per append). */
+export class RetentionRuns {
+  private running: Promise<void> | null = null;
+  private pausedUntil = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** Starts `pass` unless one is under way or paused; `then` is called after it succeeded. */
+  start(pass: () => Promise<void>, then: () => void): void {
+    if (this.running || this.clock.now() < this.pausedUntil) return;
+    this.running = pass().then(
+      () => {
+        this.running = null;
+        then();
+      },
+      (err: unknown) => {
+        this.running = null;
+        this.pausedUntil = this.clock.now() + 60_000;
+        this.onError(err);
+      },
+    );
+  }
+
+  /** Whether a pass is under way now. */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /** Resolves once no pass is under way (and none started by the last one's `then`). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
+/** Retention's view of a log: its index, its appends and its writer's reads and syncs. */
+export function logHost(idx: HistoryIndex, append: (line: string) => Loc, writer: SegmentWriter): RetentionHost {
   return {
     idx,
     append,
