@@ -214,8 +214,7 @@ describe('history log at its cap: closed ids', () => {
     const { log } = await open();
     const want = fill(log, 800);
     await log.flush();
-    while ((log as unknown as { retaining: Promise<void> | null }).retaining)
-      await (log as unknown as { retaining: Promise<void> }).retaining;
+    await (log as unknown as { retention: { idle(): Promise<void> } }).retention.idle();
     await settle(log);
     const { idx } = internals(log);
     const kept = [...want.keys()].filter((id) => log.getDelivery(id) !== undefined);
