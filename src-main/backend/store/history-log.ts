@@ -1,14 +1,12 @@
-// The history log (see history-types.ts): every event, delivery summary and attempt,
-// in append-only segment files `seg-NNNNNN.jsonl` under `dir`, one JSON record a line
-// (format in history/records.ts). Appending costs the same with 100 or 100,000
-// deliveries in history: records are buffered and written in batches by one writer
-// (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
-// attempt details and event bodies stay on disk, read back by location when asked for;
-// closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
-// Durability: flush() makes everything appended before it durable (write + fdatasync); records are also written within a
-// few ms without it. At open, a torn last line (crash mid-write) is cut off and the last segment appended to; damaged lines
-// are skipped. Retention: history/retention.ts. Attempts before their delivery's first summary: history/orphans.ts.
-// Records after close() are ignored.
+// The history log (see history-types.ts): every event, delivery summary and attempt, in append-only segment files
+// `seg-NNNNNN.jsonl` under `dir`, one JSON record a line (history/records.ts). Appending costs the same with 100 or 100,000
+// deliveries in history: records are buffered and written in batches by one writer (history/writer.ts), the index (compact,
+// history/index-state.ts) is updated in place (let go while the service idles, made again when next needed:
+// history/held-index.ts), attempt details and event bodies stay on disk, read back by location; closed segments get an
+// index sidecar so start-up need not read them (history/sidecar.ts). flush() makes everything appended before it durable
+// (write + fdatasync; records are also written within a few ms without it). At open, a torn last line (crash mid-write) is
+// cut off and the last segment appended to; damaged lines are skipped. Retention: history/retention.ts. Attempts before
+// their delivery's first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
 import type { AttemptRecord, DeliveryFilter, DeliverySummary, DeliveryTarget, EventSummary } from './history-types.js';
 import type { HistoryLog, HistoryLogOptions, HistoryMark } from './history-types.js';
@@ -21,6 +19,7 @@ import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './hi
 import { RecentBodies } from './history/body-refs.js';
 import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex } from './history/index-state.js';
+import { HeldIndex } from './history/held-index.js';
 import { loadSegments } from './history/loader.js';
 import { dropOldest, logHost, RetentionRuns } from './history/retention.js';
 import { cutBack } from './history/rollback.js';
@@ -35,7 +34,7 @@ export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
 }
 
 class SegmentedHistoryLog implements HistoryLog {
-  private idx = new HistoryIndex();
+  private readonly held: HeldIndex;
   private readonly writer: SegmentWriter;
   private readonly sidecars: SidecarQueue; // of closed segments, written in the background
   private readonly segmentBytes: number;
@@ -63,6 +62,15 @@ class SegmentedHistoryLog implements HistoryLog {
     this.writer = new SegmentWriter({ delayMs: opts.writeDelayMs ?? 5, batchBytes: 512 * 1024, onBackgroundError: this.onBackgroundError });
     this.sidecars = new SidecarQueue(() => this.writer.writeOut(), this.onBackgroundError);
     this.retention = new RetentionRuns(this.clock, this.onBackgroundError);
+    this.held = new HeldIndex(this.clock, {
+      segments: () => this.segments,
+      quiet: () => this.state === 'open' && !this.retention.busy && this.cur.written === this.cur.size && !this.sidecars.busy,
+      released: () => this.known.clear(), // its notes name rows of the index let go
+    });
+  }
+
+  private get idx(): HistoryIndex {
+    return this.held.index; // rebuilt from the files first if the idle collection let it go (history/held-index.ts)
   }
 
   async open(): Promise<string[]> {
@@ -77,11 +85,12 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private async load(): Promise<string[]> {
-    this.idx = new HistoryIndex(true);
+    const idx = new HistoryIndex(true);
+    this.held.set(idx);
     this.orphans.clear();
     this.bodies.clear();
     this.known.clear();
-    const loaded = await loadSegments(this.opts.dir, this.idx);
+    const loaded = await loadSegments(this.opts.dir, idx);
     this.segments = loaded.segments;
     this.nextDeliverySeq = loaded.nextDeliverySeq;
     this.nextEventSeq = loaded.nextEventSeq;
@@ -282,16 +291,10 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private maybeRetain(): void {
-    if (this.state !== 'open' || this.idx.d.size <= this.opts.cap || this.segments.length < 2) return;
-    this.retention.start(
-      () => this.retain(),
-      () => this.maybeRetain(),
-    );
-  }
-
-  private async retain(): Promise<void> {
-    // close() lets a retention under way finish, so the cap holds on disk too.
+    if (this.state !== 'open' || this.retention.busy || this.idx.d.size <= this.opts.cap || this.segments.length < 2) return;
     const host = logHost(this.idx, (line) => this.append(line), this.writer);
-    await dropOldest(host, this.segments, this.opts.cap, () => this.state === 'closed');
+    // close() lets a retention under way finish, so the cap holds on disk too.
+    const pass = () => dropOldest(host, this.segments, this.opts.cap, () => this.state === 'closed');
+    this.retention.start(pass, () => this.maybeRetain());
   }
 }

@@ -65,6 +65,11 @@ export class RetentionRuns {
     );
   }
 
+  /** Whether a pass is under way now. */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
   /** Resolves once no pass is under way (and none started by the last one's `then`). */
   async idle(): Promise<void> {
     while (this.running) await this.running;

@@ -26,7 +26,7 @@ import { runInSlices } from './steps.js';
 import { systemClock } from '../../clock.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
-import { readWholeFile } from './sidecar-read.js';
+import { readWholeFile, readWholeFileSync } from './sidecar-read.js';
 import { decodeSidecarFor, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 export { sidecarPath };
@@ -107,10 +107,24 @@ export async function readSidecar(segmentPath: string, fileSize: number): Promis
   try {
     buf = await readWholeFile(sidecarPath(segmentPath));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    return `unreadable (${(err as Error).message})`;
+    return whyUnread(err);
   }
   return decodeSidecarFor(buf, fileSize);
+}
+
+/** readSidecar, synchronously (the index rebuilt on demand: history-log.ts). */
+export function readSidecarSync(segmentPath: string, fileSize: number): SidecarData | string {
+  let buf: Buffer;
+  try {
+    buf = readWholeFileSync(sidecarPath(segmentPath));
+  } catch (err) {
+    return whyUnread(err);
+  }
+  return decodeSidecarFor(buf, fileSize);
+}
+
+function whyUnread(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `unreadable (${(err as Error).message})`;
 }
 
 /** Applies a sidecar read by readSidecar to the index, as scanning `seg` would have. */
@@ -217,6 +231,8 @@ export class SidecarQueue {
   private tail: Promise<void> = Promise.resolve();
   /** Sidecars copied from the index and not made yet. */
   private unmade = 0;
+  /** Sidecars asked for and not written (or given up) yet. */
+  private pending = 0;
 
   constructor(
     private readonly writtenOut: () => Promise<void>,
@@ -233,6 +249,7 @@ export class SidecarQueue {
     const { path, id } = seg;
     const frozen = idx && freezeSegment(idx, seg);
     if (frozen) this.unmade++;
+    this.pending++;
     this.tail = this.tail.then(async () => {
       try {
         if (!frozen || !idx) {
@@ -248,6 +265,7 @@ export class SidecarQueue {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
       } finally {
         frozen?.release();
+        this.pending--;
       }
     });
   }
@@ -255,6 +273,11 @@ export class SidecarQueue {
   /** Sidecars copied from the index whose encoding has not ended yet (for tests and diagnostics). */
   get unmadeCount(): number {
     return this.unmade;
+  }
+
+  /** Whether a sidecar asked for is not written (or given up) yet. */
+  get busy(): boolean {
+    return this.pending > 0;
   }
 
   /** Resolves once every sidecar asked for so far is written (or given up). */
