@@ -40,6 +40,13 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { BURST_BACKLOG, startIdleCollector } from './idle-collector.js';
 import { dropColdCaches } from './store/history/cold-source.js';
+import { releaseIdleIndexes, setAroundRebuild } from './store/history/held-index.js';
+
+/** What the idle collection lets go first: quiet histories' indexes (made again when needed), then the cold cache. */
+function releaseForIdle(): void {
+  releaseIdleIndexes();
+  dropColdCaches();
+}
 
 /** How much the old generation may grow past what the last full collection left, in %. */
 export const HEAP_GROWING_PERCENT = 20;
@@ -73,7 +80,7 @@ export function applyMemorySettings(backlog?: () => number): void {
   applied = true;
   for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
   capYoungGeneration(() => (backlogOf() >= BURST_BACKLOG ? YOUNG_GENERATION_BURST_CAP_MIB : YOUNG_GENERATION_CAP_MIB) * 1024 * 1024);
-  startIdleCollector({ backlog: () => backlogOf(), release: dropColdCaches });
+  startIdleCollector({ backlog: () => backlogOf(), release: releaseForIdle });
 }
 
 /** The young generation's committed size now (both semi-spaces), in bytes. */
@@ -92,6 +99,17 @@ function capYoungGeneration(capBytes: () => number): void {
     setFlagsFromString(`--semi-space-growth-factor=${atCap ? 1 : 2}`);
   };
   check();
+  // A rebuild of the history's index (held-index.ts) allocates in one turn: the young
+  // generation is held at its size meanwhile (growth factor 1), then the check decides again.
+  setAroundRebuild((rebuild) => {
+    setFlagsFromString('--semi-space-growth-factor=1');
+    capped = true;
+    try {
+      rebuild();
+    } finally {
+      check();
+    }
+  });
   // One entry per collection, handed over by Node on the event loop's next turn: a single
   // turn that allocates (and keeps) more than the young generation holds can still take
   // it one step past the cap before the check sees it; work in ordinary turns cannot.

@@ -119,8 +119,12 @@ export class HttpSender {
   /** For Attempt: it ended. */
   settle(attempt: Attempt): void {
     // Finished attempts leave from the front; one that hangs there keeps the rest until its deadline.
-    for (const queue of this.inFlight) while (queue.peek()?.done) queue.shift();
-    if (this.inFlight.every((q) => q.length === 0) && this.timer) {
+    const normal = this.inFlight[0];
+    const slow = this.inFlight[1];
+    while (normal.peek()?.done) normal.shift();
+    while (slow.peek()?.done) slow.shift();
+    // No closure per attempt (an `every` over the two queues made one each time).
+    if (normal.length === 0 && slow.length === 0 && this.timer) {
       systemClock.clearTimeout(this.timer);
       this.timer = null;
     }

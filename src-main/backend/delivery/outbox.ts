@@ -120,7 +120,7 @@ export class Outbox {
     store.pendingEvents.insert({ id, company_id, type, timestamp, document_id, body });
     const work: OutboxWork[] = [];
     const rows: PendingRow[] = [];
-    const summaries: DeliverySummary[] = [];
+    const urls: string[] = [];
     for (const sub of targets) {
       const row: PendingRow = {
         id: newId('msg'),
@@ -131,11 +131,12 @@ export class Outbox {
         document_id,
         created_at: timestamp,
       };
-      summaries.push(summaryOf(row, sub.url, 0, now));
       rows.push(row);
+      urls.push(sub.url);
       work.push({ row, attempts: 0, dueAt: now });
     }
-    history.recordDeliveries(summaries, true); // new ids, written from one template: they differ in id, subscription and url only
+    // New ids, written from one summary: the deliveries differ in id, subscription and url only.
+    history.recordFanout(summaryOf(rows[0], urls[0], 0, now), rows, urls);
     owed.addEvent(id, rows.slice()); // the set ends its rows in its own array; the caller keeps this one
     store.whenDurable(() => this.listener?.added(work));
     return { event_id: id, deliveries: rows };

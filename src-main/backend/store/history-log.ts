@@ -1,16 +1,14 @@
-// The history log (see history-types.ts): every event, delivery summary and attempt,
-// in append-only segment files `seg-NNNNNN.jsonl` under `dir`, one JSON record a line
-// (format in history/records.ts). Appending costs the same with 100 or 100,000
-// deliveries in history: records are buffered and written in batches by one writer
-// (history/writer.ts), the index (compact, history/index-state.ts) is updated in place,
-// attempt details and event bodies stay on disk, read back by location when asked for;
-// closed segments get an index sidecar so start-up need not read them (history/sidecar.ts).
-// Durability: flush() makes everything appended before it durable (write + fdatasync); records are also written within a
-// few ms without it. At open, a torn last line (crash mid-write) is cut off and the last segment appended to; damaged lines
-// are skipped. Retention: history/retention.ts. Attempts before their delivery's first summary: history/orphans.ts.
-// Records after close() are ignored.
+// The history log (see history-types.ts): every event, delivery summary and attempt, in append-only segment files
+// `seg-NNNNNN.jsonl` under `dir`, one JSON record a line (history/records.ts). Appending costs the same with 100 or 100,000
+// deliveries in history: records are buffered and written in batches by one writer (history/writer.ts), the index (compact,
+// history/index-state.ts) is updated in place (let go while the service idles, made again when next needed:
+// history/held-index.ts), attempt details and event bodies stay on disk, read back by location; closed segments get an
+// index sidecar so start-up need not read them (history/sidecar.ts). flush() makes everything appended before it durable
+// (write + fdatasync; records are also written within a few ms without it). At open, a torn last line (crash mid-write) is
+// cut off and the last segment appended to; damaged lines are skipped. Retention: history/retention.ts. Attempts before
+// their delivery's first summary: history/orphans.ts. Records after close() are ignored.
 import { mkdir } from 'node:fs/promises';
-import type { AttemptRecord, DeliveryFilter, DeliverySummary, EventSummary } from './history-types.js';
+import type { AttemptRecord, DeliveryFilter, DeliverySummary, DeliveryTarget, EventSummary } from './history-types.js';
 import type { HistoryLog, HistoryLogOptions, HistoryMark } from './history-types.js';
 import { attemptChange, eventLine, parseEventBody } from './history/records.js';
 import { FanoutLines } from './history/summary-bytes.js';
@@ -21,8 +19,9 @@ import { newSegment, readAttempts, readLocs, type Loc, type Segment } from './hi
 import { RecentBodies } from './history/body-refs.js';
 import { SegmentWriter } from './history/writer.js';
 import { HistoryIndex } from './history/index-state.js';
+import { HeldIndex } from './history/held-index.js';
 import { loadSegments } from './history/loader.js';
-import { dropOldest } from './history/retention.js';
+import { dropOldest, logHost, RetentionRuns } from './history/retention.js';
 import { cutBack } from './history/rollback.js';
 import { SidecarQueue } from './history/sidecar.js';
 import { KnownForeign } from './history/known-foreign.js';
@@ -35,7 +34,7 @@ export function createHistoryLog(opts: HistoryLogOptions): HistoryLog {
 }
 
 class SegmentedHistoryLog implements HistoryLog {
-  private idx = new HistoryIndex();
+  private readonly held: HeldIndex;
   private readonly writer: SegmentWriter;
   private readonly sidecars: SidecarQueue; // of closed segments, written in the background
   private readonly segmentBytes: number;
@@ -52,8 +51,7 @@ class SegmentedHistoryLog implements HistoryLog {
   private readonly bodies = new RecentBodies((id) => this.idx.eventLoc(id));
   private readonly fanout = new FanoutLines(); // base lines of one call's deliveries of an event
   private readonly known = new KnownForeign(); // the current segment's lines about older segments' deliveries, for its sidecar
-  private retaining: Promise<void> | null = null;
-  private retainPausedUntil = 0;
+  private readonly retention: RetentionRuns;
   private state: 'new' | 'open' | 'rolling-back' | 'closing' | 'closed' = 'new';
 
   constructor(private readonly opts: HistoryLogOptions) {
@@ -63,6 +61,16 @@ class SegmentedHistoryLog implements HistoryLog {
     this.onBackgroundError = opts.onBackgroundError ?? ((err) => console.error('[history] background work failed:', err));
     this.writer = new SegmentWriter({ delayMs: opts.writeDelayMs ?? 5, batchBytes: 512 * 1024, onBackgroundError: this.onBackgroundError });
     this.sidecars = new SidecarQueue(() => this.writer.writeOut(), this.onBackgroundError);
+    this.retention = new RetentionRuns(this.clock, this.onBackgroundError);
+    this.held = new HeldIndex(this.clock, {
+      segments: () => this.segments,
+      quiet: () => this.state === 'open' && !this.retention.busy && this.cur.written === this.cur.size && !this.sidecars.busy,
+      released: () => this.known.clear(), // its notes name rows of the index let go
+    });
+  }
+
+  private get idx(): HistoryIndex {
+    return this.held.index; // rebuilt from the files first if the idle collection let it go (history/held-index.ts)
   }
 
   async open(): Promise<string[]> {
@@ -77,11 +85,12 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private async load(): Promise<string[]> {
-    this.idx = new HistoryIndex(true);
+    const idx = new HistoryIndex(true);
+    this.held.set(idx);
     this.orphans.clear();
     this.bodies.clear();
     this.known.clear();
-    const loaded = await loadSegments(this.opts.dir, this.idx);
+    const loaded = await loadSegments(this.opts.dir, idx);
     this.segments = loaded.segments;
     this.nextDeliverySeq = loaded.nextDeliverySeq;
     this.nextEventSeq = loaded.nextEventSeq;
@@ -98,7 +107,7 @@ class SegmentedHistoryLog implements HistoryLog {
     // Records that arrive meanwhile belong to changes the store is about to undo too.
     this.state = 'rolling-back';
     try {
-      while (this.retaining) await this.retaining;
+      await this.retention.idle();
       await this.sidecars.idle();
       await this.writer.reset(new Error('the history log was rolled back after a failed write'));
       await cutBack(this.opts.dir, mark);
@@ -119,29 +128,43 @@ class SegmentedHistoryLog implements HistoryLog {
 
   recordDelivery = (v: DeliverySummary): void => this.recordDeliveries([v]);
 
-  recordDeliveries(vs: readonly DeliverySummary[], fresh = false): void {
+  recordDeliveries(vs: readonly DeliverySummary[]): void {
     if (!this.writable()) return;
-    const lines = this.fanout.reset();
-    let like = -1; // the slot of the delivery whose line is the template (FanoutLines)
-    for (let i = 0; i < vs.length; i++) {
-      const v = vs[i];
-      const existing = fresh ? undefined : this.idx.d.slot(v.id); // a fresh id is known nowhere, nor has orphans
-      if (existing !== undefined) {
-        if (existing === like) like = -1; // its row changes: the next are indexed from their own values
-        this.changeSummary(existing, v);
-        continue;
-      }
-      if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
-      const seq = this.nextDeliverySeq++;
-      const line = lines.line(seq, v, i + 1 < vs.length);
-      if (this.wouldRotate(line.n)) this.rotate();
-      this.writer.putBytes(this.cur, line.buf, line.n); // a base line's place is its seq's: no Loc needed
-      this.cur.created++;
-      const slot = this.idx.addDelivery(seq, v, this.cur, lines.copied ? like : -1);
-      if (!lines.copied) like = lines.ready ? slot : -1;
-      if (!fresh) for (const line of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(line));
+    this.fanout.reset();
+    for (let i = 0; i < vs.length; i++) this.recordOne(vs[i], i + 1 < vs.length, false);
+    this.maybeRetain();
+  }
+
+  recordFanout(template: DeliverySummary, targets: readonly DeliveryTarget[], urls: readonly string[]): void {
+    if (!this.writable()) return;
+    this.fanout.reset();
+    const v = { ...template }; // one summary, given each target's id, subscription and url in turn (nothing keeps it)
+    for (let i = 0; i < targets.length; i++) {
+      v.id = targets[i].id;
+      v.subscription_id = targets[i].subscription_id;
+      v.url = urls[i];
+      this.recordOne(v, i + 1 < targets.length, true);
     }
     this.maybeRetain();
+  }
+
+  /** One summary of a batch; `fresh`: its id was just made, so it is new (not looked up) and has no orphans. */
+  private recordOne(v: DeliverySummary, more: boolean, fresh: boolean): void {
+    const lines = this.fanout; // and the slot of the delivery whose line is its template
+    const existing = fresh ? undefined : this.idx.d.slot(v.id);
+    if (existing !== undefined) {
+      if (existing === lines.slot) lines.slot = -1; // its row changes: the next are indexed from their own values
+      return this.changeSummary(existing, v);
+    }
+    if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
+    const seq = this.nextDeliverySeq++;
+    const line = lines.line(seq, v, more);
+    if (this.wouldRotate(line.n)) this.rotate();
+    this.writer.putBytes(this.cur, line.buf, line.n); // a base line's place is its seq's: no Loc needed
+    this.cur.created++;
+    const slot = this.idx.addDelivery(seq, v, this.cur, lines.copied ? lines.slot : -1);
+    if (!lines.copied) lines.slot = lines.ready ? slot : -1;
+    if (!fresh) for (const l of this.orphans.take(v.id) ?? []) this.idx.d.addAttempt(slot, this.append(l));
   }
 
   recordAttempt(attempt: AttemptRecord): void {
@@ -202,7 +225,7 @@ class SegmentedHistoryLog implements HistoryLog {
     if (this.state !== 'open') return;
     this.state = 'closing';
     try {
-      while (this.retaining) await this.retaining;
+      await this.retention.idle();
       await this.writer.close();
       await this.sidecars.idle(); // so the next start reads indexes rather than segments
     } catch (err) {
@@ -268,30 +291,10 @@ class SegmentedHistoryLog implements HistoryLog {
   }
 
   private maybeRetain(): void {
-    if (this.retaining || this.state !== 'open' || this.clock.now() < this.retainPausedUntil) return;
-    if (this.idx.d.size <= this.opts.cap || this.segments.length < 2) return;
-    this.retaining = this.retain().then(
-      () => {
-        this.retaining = null;
-        this.maybeRetain();
-      },
-      (err) => {
-        this.retaining = null;
-        this.retainPausedUntil = this.clock.now() + 60_000; // do not retry on every append
-        this.onBackgroundError(err);
-      },
-    );
-  }
-
-  private async retain(): Promise<void> {
-    const host = {
-      idx: this.idx,
-      append: (line: string) => this.append(line),
-      read: (locs: Loc[]) => this.writer.whenWritten(locs).then(() => readLocs(locs)),
-      written: (locs: Loc[]) => this.writer.whenWritten(locs),
-      flush: () => this.writer.flush(),
-    };
+    if (this.state !== 'open' || this.retention.busy || this.idx.d.size <= this.opts.cap || this.segments.length < 2) return;
+    const host = logHost(this.idx, (line) => this.append(line), this.writer);
     // close() lets a retention under way finish, so the cap holds on disk too.
-    await dropOldest(host, this.segments, this.opts.cap, () => this.state === 'closed');
+    const pass = () => dropOldest(host, this.segments, this.opts.cap, () => this.state === 'closed');
+    this.retention.start(pass, () => this.maybeRetain());
   }
 }

@@ -82,6 +82,12 @@ export interface UndoableLog {
   rollback(mark: HistoryMark): Promise<void>;
 }
 
+/** Whom a new delivery goes to: its id and subscription (recordFanout). */
+export interface DeliveryTarget {
+  readonly id: string;
+  readonly subscription_id: string;
+}
+
 export interface HistoryLog extends UndoableLog {
   /** Loads the index from disk (creating the folder if needed); resolves with the damage met, in words. */
   open(): Promise<string[]>;
@@ -92,9 +98,15 @@ export interface HistoryLog extends UndoableLog {
   /**
    * recordDelivery of each, in order; new deliveries that differ from the one before only
    * in their id, subscription and url (one event's fan-out) are written from it.
-   * `fresh`: every id was just made (ids.ts newId), so none is looked up: each is new.
    */
-  recordDeliveries(deliveries: readonly DeliverySummary[], fresh?: boolean): void;
+  recordDeliveries(deliveries: readonly DeliverySummary[]): void;
+  /**
+   * One event's new deliveries (its fan-out): `template` with each target's id and
+   * subscription and its url (`urls[i]`) in turn, as recordDeliveries of those summaries
+   * would record them, without a summary object each; the ids were just made (ids.ts
+   * newId), so none is looked up: each is new.
+   */
+  recordFanout(template: DeliverySummary, targets: readonly DeliveryTarget[], urls: readonly string[]): void;
   recordAttempt(attempt: AttemptRecord): void;
   /**
    * An ended attempt and the delivery's summary after it: recordAttempt(attempt) then

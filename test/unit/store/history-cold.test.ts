@@ -9,7 +9,8 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import type { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
-import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
+import { attempt, delivery, historyLogs } from './history-fixtures.js';
+import { answers, attemptsOf, fill } from './history-answers.js';
 
 const setup = historyLogs({ cap: 10_000, segmentDeliveries: 40 });
 
@@ -23,68 +24,6 @@ const internals = (log: HistoryLog) => log as unknown as Internals;
 async function settle(log: HistoryLog): Promise<void> {
   await log.flush();
   await internals(log).sidecars.idle();
-}
-
-/**
- * `n` deliveries in events of 4, of every kind: delivered, failed with an error, still
- * pending (a retry due), an imported one kept whole; the summaries last recorded, by id.
- */
-function fill(log: HistoryLog, n: number, from = 0): Map<string, DeliverySummary> {
-  const want = new Map<string, DeliverySummary>();
-  for (let i = from; i < from + n; i += 4) {
-    const at = new Date(Date.parse('2026-11-26T10:00:00.000Z') + i * 1000).toISOString();
-    log.recordEvent(event({ id: `evt_${i}`, document_id: `doc_${i % 3}`, timestamp: at }), `{"n":${i}}`);
-    for (let j = 0; j < 4; j++) {
-      const id = `msg_${String(i + j).padStart(5, '0')}`;
-      const base = { id, event_id: `evt_${i}`, document_id: `doc_${i % 3}`, subscription_id: `wh_${j}`, created_at: at };
-      const v = (i + j) % 23 === 7 ? { ...delivery(base), created_at: 'Nov 26 2026', imported: true as const } : delivery(base);
-      log.recordDelivery(v);
-      want.set(id, v);
-      if ((i + j) % 9 === 0) continue; // stays pending, never attempted
-      const failed = (i + j) % 5 === 0;
-      const after: DeliverySummary = {
-        ...v,
-        status: failed ? 'failed' : 'succeeded',
-        attempts: 1,
-        last_attempt_at: at,
-        last_status_code: failed ? 500 : 200,
-        last_error: failed ? `HTTP 500 from wh_${j}` : null,
-        last_duration_ms: 10 + j,
-      };
-      log.recordAttempted(attempt({ delivery_id: id, subscription_id: `wh_${j}`, started_at: at }), after);
-      want.set(id, after);
-    }
-  }
-  return want;
-}
-
-/** Every delivery's attempts as the log reads them back. */
-async function attemptsOf(log: HistoryLog, ids: string[]): Promise<string> {
-  const out: unknown[] = [];
-  for (const id of ids) out.push(await log.getAttempts(id));
-  return JSON.stringify(out);
-}
-
-/** What listing and lookup answer, synchronously (no sidecar is written meanwhile): summaries, pages of 7 through every list. */
-function answers(log: HistoryLog, ids: string[]): string {
-  const out: unknown[] = ids.map((id) => log.getDelivery(id) ?? null);
-  const filters = [{}, { subscription_id: 'wh_1' }, { document_id: 'doc_2' }, { event_id: 'evt_40' }];
-  for (const f of filters) {
-    let after: string | undefined;
-    for (;;) {
-      const page = log.listDeliveries({ company_id: 'co_a', ...f }, { limit: 7, starting_after: after });
-      out.push(page);
-      if (!page.has_more) break;
-      after = page.data.at(-1)?.id;
-    }
-  }
-  let from: { ms: number; id: string } | undefined;
-  for (const { d, ms } of log.deliveriesByTime('co_a')) {
-    out.push(d);
-    from ??= { ms, id: d.id };
-  }
-  out.push([...log.deliveriesByTime('co_a', from)].length);
-  return JSON.stringify(out);
 }
 
 const pendingIn = (want: Map<string, DeliverySummary>) => [...want.values()].filter((v) => v.status === 'pending').length;
@@ -214,8 +153,7 @@ describe('history log at its cap: closed ids', () => {
     const { log } = await open();
     const want = fill(log, 800);
     await log.flush();
-    while ((log as unknown as { retaining: Promise<void> | null }).retaining)
-      await (log as unknown as { retaining: Promise<void> }).retaining;
+    await (log as unknown as { retention: { idle(): Promise<void> } }).retention.idle();
     await settle(log);
     const { idx } = internals(log);
     const kept = [...want.keys()].filter((id) => log.getDelivery(id) !== undefined);

@@ -15,7 +15,7 @@ const setup = historyLogs({ cap: 4_000, segmentDeliveries: 500 });
 type Cols = Record<string, ArrayBufferView>;
 interface Internals {
   idx: { d: { cold: { k: Cols; size: number } }; pool: { size: number } };
-  retaining: Promise<void> | null;
+  retention: { idle(): Promise<void> };
   sidecars: { idle(): Promise<void> };
 }
 
@@ -35,7 +35,7 @@ function locBytes(log: HistoryLog): number {
 async function settle(log: HistoryLog): Promise<void> {
   const internals = log as unknown as Internals;
   await log.flush();
-  while (internals.retaining) await internals.retaining;
+  await internals.retention.idle();
   await internals.sidecars.idle();
 }
 

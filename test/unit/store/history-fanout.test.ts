@@ -58,10 +58,29 @@ function fanout(e: number, n: number): DeliverySummary[] {
   return out;
 }
 
+/** recordFanout of each run of summaries that differ from the run's first only in their id, subscription and url. */
+function recordAsFanouts(log: HistoryLog, vs: DeliverySummary[]): void {
+  const own = new Set(['id', 'subscription_id', 'url']);
+  const same = (a: DeliverySummary, b: DeliverySummary) =>
+    JSON.stringify(Object.keys(a)) === JSON.stringify(Object.keys(b)) &&
+    Object.keys(a).every((k) => own.has(k) || Object.is(a[k as keyof DeliverySummary], b[k as keyof DeliverySummary]));
+  for (let i = 0; i < vs.length;) {
+    let j = i + 1;
+    while (j < vs.length && same(vs[i], vs[j])) j++;
+    const run = vs.slice(i, j);
+    log.recordFanout(
+      vs[i],
+      run,
+      run.map((v) => v.url),
+    );
+    i = j;
+  }
+}
+
 /**
- * Records `events` fan-outs one delivery at a time, together, or together as `fresh` (ids
- * just made: not looked up; then only the deliveries whose id is new are recorded, in
- * every mode, so the modes can be compared).
+ * Records `events` fan-outs one delivery at a time, together, or as `fresh` fan-outs
+ * (recordFanout: ids just made, not looked up; then only the deliveries whose id is new
+ * are recorded, in every mode, so the modes can be compared).
  */
 async function record(
   log: HistoryLog,
@@ -75,7 +94,8 @@ async function record(
   for (let e = 0; e < events; e++) {
     log.recordEvent(event({ id: `evt_${e}`, document_id: `doc_${e}` }), `{"n":${e}}`);
     const vs = onlyNew ? fanout(e, n).filter((v) => !seen.has(v.id) && seen.add(v.id)) : fanout(e, n);
-    if (together) log.recordDeliveries(vs, together === 'fresh');
+    if (together === 'fresh') recordAsFanouts(log, vs);
+    else if (together) log.recordDeliveries(vs);
     else for (const v of vs) log.recordDelivery(v);
     ids.push(...vs.map((v) => v.id));
     await log.flush();

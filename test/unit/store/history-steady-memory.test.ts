@@ -53,12 +53,12 @@ describe('history log at its cap', () => {
   it('holds no more after eight caps of deliveries than after two', async () => {
     const { make } = await setup();
     const log = await make();
-    const internals = log as unknown as { idx: unknown; retaining: Promise<void> | null; sidecars: { idle(): Promise<void> } };
+    const internals = log as unknown as { idx: unknown; retention: { idle(): Promise<void> }; sidecars: { idle(): Promise<void> } };
     // Settled: written, retention done, and every closed segment's sidecar written (its
     // deliveries' cold fields given up then: docs/storage.md), so each round is measured alike.
     const settle = async () => {
       await log.flush();
-      while (internals.retaining) await internals.retaining;
+      await internals.retention.idle();
       await internals.sidecars.idle();
     };
     const t0 = Date.parse('2026-11-26T10:00:00.000Z');

@@ -22,7 +22,9 @@
 // file deleted, so a crash at any point loses nothing that had to be kept.
 import { unlink } from 'node:fs/promises';
 import { carriedDeliveryLine } from './records.js';
-import { readAttempts, type Loc, type Segment } from './segments.js';
+import { readAttempts, readLocs, type Loc, type Segment } from './segments.js';
+import type { SegmentWriter } from './writer.js';
+import type { Clock } from '../../clock.js';
 import type { HistoryIndex } from './index-state.js';
 import { removeSidecar } from './sidecar.js';
 
@@ -36,6 +38,54 @@ export interface RetentionHost {
 }
 
 const BATCH = 64;
+
+/** Retention passes, one at a time: a failed one is reported and the next waits a minute (not one try per append). */
+export class RetentionRuns {
+  private running: Promise<void> | null = null;
+  private pausedUntil = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** Starts `pass` unless one is under way or paused; `then` is called after it succeeded. */
+  start(pass: () => Promise<void>, then: () => void): void {
+    if (this.running || this.clock.now() < this.pausedUntil) return;
+    this.running = pass().then(
+      () => {
+        this.running = null;
+        then();
+      },
+      (err: unknown) => {
+        this.running = null;
+        this.pausedUntil = this.clock.now() + 60_000;
+        this.onError(err);
+      },
+    );
+  }
+
+  /** Whether a pass is under way now. */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /** Resolves once no pass is under way (and none started by the last one's `then`). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
+/** Retention's view of a log: its index, its appends and its writer's reads and syncs. */
+export function logHost(idx: HistoryIndex, append: (line: string) => Loc, writer: SegmentWriter): RetentionHost {
+  return {
+    idx,
+    append,
+    read: (locs) => writer.whenWritten(locs).then(() => readLocs(locs)),
+    written: (locs) => writer.whenWritten(locs),
+    flush: () => writer.flush(),
+  };
+}
 
 /**
  * Drops the oldest of `segments` (changed in place) while more than `cap` deliveries are

@@ -1,6 +1,7 @@
 // Segment files of the history log: naming, the startup scan, and reading single
 // records back by location. A torn last line (a crash in the middle of a write) is
 // reported as the length of the valid prefix so the caller can cut it off.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAttempt, parseEventBody, scanLine, type ParsedAttempt, type ScannedRecord } from './records.js';
@@ -61,16 +62,57 @@ export interface ScanResult {
   skipped: number;
 }
 
+type OnRecord = (rec: ScannedRecord, off: number, len: number) => void;
+type Wanted = (buf: Buffer, start: number, end: number, off: number) => boolean;
+
 /**
  * Calls onRecord for every complete, readable line, in file order; with `wanted`, only
  * for the lines it accepts (the others are neither parsed nor counted as unreadable).
  */
-export async function scanSegment(
-  path: string,
-  onRecord: (rec: ScannedRecord, off: number, len: number) => void,
-  wanted?: (buf: Buffer, start: number, end: number, off: number) => boolean,
-): Promise<ScanResult> {
+export async function scanSegment(path: string, onRecord: OnRecord, wanted?: Wanted): Promise<ScanResult> {
   const fh = await open(path, 'r');
+  const steps = scanSteps(onRecord, wanted);
+  try {
+    for (let step = steps.next(0); ;) {
+      if (step.done) return step.value;
+      const r = step.value;
+      step = steps.next((await fh.read(r.buf, r.at, r.len, r.pos)).bytesRead);
+    }
+  } finally {
+    steps.return({ validLength: 0, fileSize: 0, skipped: 0 }); // gives the scan buffer back if the read failed
+    await fh.close();
+  }
+}
+
+/**
+ * scanSegment, synchronously: the history's index rebuilt on demand after the idle
+ * collection let it go (history-log.ts) is read in the middle of a call that needs it.
+ */
+export function scanSegmentSync(path: string, onRecord: OnRecord, wanted?: Wanted): ScanResult {
+  const fd = openSync(path, 'r');
+  const steps = scanSteps(onRecord, wanted);
+  try {
+    for (let step = steps.next(0); ;) {
+      if (step.done) return step.value;
+      const r = step.value;
+      step = steps.next(readSync(fd, r.buf, r.at, r.len, r.pos));
+    }
+  } finally {
+    steps.return({ validLength: 0, fileSize: 0, skipped: 0 });
+    closeSync(fd);
+  }
+}
+
+/** A read the scan asks for: `len` bytes at file offset `pos` into `buf` at `at`; it is given the bytes read. */
+interface ScanRead {
+  buf: Buffer;
+  at: number;
+  len: number;
+  pos: number;
+}
+
+/** The scan's line loop, one read at a time (its callers do the reading, asynchronously or not). */
+function* scanSteps(onRecord: OnRecord, wanted?: Wanted): Generator<ScanRead, ScanResult, number> {
   let skipped = 0;
   const chunk = spareChunk ?? Buffer.allocUnsafeSlow(CHUNK);
   spareChunk = null; // a scan running meanwhile gets its own
@@ -85,7 +127,7 @@ export async function scanSegment(
         buf.copy(bigger, 0, 0, filled);
         buf = bigger;
       }
-      const { bytesRead } = await fh.read(buf, filled, buf.length - filled, bufStart + filled);
+      const bytesRead: number = yield { buf, at: filled, len: buf.length - filled, pos: bufStart + filled };
       if (bytesRead === 0) break;
       filled += bytesRead;
       let lineStart = 0;
@@ -108,7 +150,6 @@ export async function scanSegment(
     return { validLength: bufStart, fileSize: bufStart + filled, skipped };
   } finally {
     spareChunk = chunk;
-    await fh.close();
   }
 }
 

@@ -60,6 +60,24 @@ export async function readWholeFile(path: string): Promise<Buffer> {
   }
 }
 
+/** readWholeFile, synchronously (the index rebuilt on demand: history-log.ts). */
+export function readWholeFileSync(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    const buf = Buffer.from(systemBuffer(size), 0, size);
+    let at = 0;
+    while (at < size) {
+      const bytesRead = readSync(fd, buf, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return buf.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** What readSidecarColumns gives: the header and the columns asked for, by name, all in one buffer. */
 export interface SidecarColumns {
   header: SidecarHeader;

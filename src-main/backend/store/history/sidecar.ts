@@ -14,6 +14,7 @@ import { decodeEvent } from './event-table.js';
 import { decodeRow } from './delivery-row.js';
 import { idKeyBytes } from './closed-ids.js';
 import type { IdBytes } from './id-table.js';
+import { latin1Of } from './columns.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
@@ -25,7 +26,7 @@ import { runInSlices } from './steps.js';
 import { systemClock } from '../../clock.js';
 import type { NotedRecords } from './known-foreign.js';
 import { OwnIds } from './own-ids.js';
-import { readWholeFile } from './sidecar-read.js';
+import { readWholeFile, readWholeFileSync } from './sidecar-read.js';
 import { decodeSidecarFor, sidecarPieces, sidecarPath, sidecarRows, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 
 export { sidecarPath };
@@ -106,10 +107,24 @@ export async function readSidecar(segmentPath: string, fileSize: number): Promis
   try {
     buf = await readWholeFile(sidecarPath(segmentPath));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    return `unreadable (${(err as Error).message})`;
+    return whyUnread(err);
   }
   return decodeSidecarFor(buf, fileSize);
+}
+
+/** readSidecar, synchronously (the index rebuilt on demand: history-log.ts). */
+export function readSidecarSync(segmentPath: string, fileSize: number): SidecarData | string {
+  let buf: Buffer;
+  try {
+    buf = readWholeFileSync(sidecarPath(segmentPath));
+  } catch (err) {
+    return whyUnread(err);
+  }
+  return decodeSidecarFor(buf, fileSize);
+}
+
+function whyUnread(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `unreadable (${(err as Error).message})`;
 }
 
 /** Applies a sidecar read by readSidecar to the index, as scanning `seg` would have. */
@@ -143,10 +158,7 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
     for (let a = aFirst[k]; a < aFirst[k + 1]; a++) idx.d.addAttemptAt(slots[j], seg.id, data.aOff[a], data.aLen[a], data.aItem[a]);
   });
   for (const k of one) {
-    const id =
-      ids.len[k] < 0
-        ? (wide.get(k) as string)
-        : Buffer.from(ids.bytes.buffer, ids.bytes.byteOffset + ids.at[k], ids.len[k]).toString('latin1');
+    const id = ids.len[k] < 0 ? (wide.get(k) as string) : latin1Of(ids.bytes, ids.at[k], ids.at[k] + ids.len[k]);
     const v =
       odd.get(k) ??
       decodeRow(
@@ -219,6 +231,8 @@ export class SidecarQueue {
   private tail: Promise<void> = Promise.resolve();
   /** Sidecars copied from the index and not made yet. */
   private unmade = 0;
+  /** Sidecars asked for and not written (or given up) yet. */
+  private pending = 0;
 
   constructor(
     private readonly writtenOut: () => Promise<void>,
@@ -235,6 +249,7 @@ export class SidecarQueue {
     const { path, id } = seg;
     const frozen = idx && freezeSegment(idx, seg);
     if (frozen) this.unmade++;
+    this.pending++;
     this.tail = this.tail.then(async () => {
       try {
         if (!frozen || !idx) {
@@ -250,6 +265,7 @@ export class SidecarQueue {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(err);
       } finally {
         frozen?.release();
+        this.pending--;
       }
     });
   }
@@ -257,6 +273,11 @@ export class SidecarQueue {
   /** Sidecars copied from the index whose encoding has not ended yet (for tests and diagnostics). */
   get unmadeCount(): number {
     return this.unmade;
+  }
+
+  /** Whether a sidecar asked for is not written (or given up) yet. */
+  get busy(): boolean {
+    return this.pending > 0;
   }
 
   /** Resolves once every sidecar asked for so far is written (or given up). */

@@ -90,6 +90,8 @@ export class FanoutLines {
 
   /** Whether the last line was written from the template. */
   copied = false;
+  /** The index slot of the delivery whose line is the template (-1: none), for its row (insert-like.ts); kept by the caller. */
+  slot = -1;
 
   /** Whether there is a template (the last line, when not copied, became it). */
   get ready(): boolean {
@@ -99,6 +101,7 @@ export class FanoutLines {
   /** Forgets the template: the next line is a first one. */
   reset(): this {
     this.shared = null;
+    this.slot = -1;
     return this;
   }
 
