@@ -9,14 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import type { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
 import { dropColdCaches } from '../../../src-main/backend/store/history/cold-source.js';
 import { decodeSidecarFor, sidecarArrays } from '../../../src-main/backend/store/history/sidecar-format.js';
 import { holdsReadScratch, READ_PIECE, readSidecarColumns, readWholeFile } from '../../../src-main/backend/store/history/sidecar-read.js';
-import { asVersion2, attempt, delivery, event, historyLogs } from './history-fixtures.js';
+import { asVersion2, attempt, delivery, event, historyLogs, internals, settle } from './history-fixtures.js';
 
 const setup = historyLogs({ cap: 20_000, segmentDeliveries: 2500 });
-const internals = (log: HistoryLog) => log as unknown as { idx: HistoryIndex; sidecars: { idle(): Promise<void> } };
 
 /** `n` deliveries, one event each, most attempted; failed ones carry a long error of their own with characters of 2 and 3 bytes. */
 async function fill(log: HistoryLog, n: number): Promise<void> {
@@ -38,8 +36,7 @@ async function fill(log: HistoryLog, n: number): Promise<void> {
       last_duration_ms: 5 + (i % 13),
     });
   }
-  await log.flush();
-  await internals(log).sidecars.idle();
+  await settle(log);
 }
 
 const NAMES = [

@@ -9,22 +9,10 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import type { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
-import { attempt, delivery, historyLogs } from './history-fixtures.js';
+import { attempt, delivery, historyLogs, internals, settle } from './history-fixtures.js';
 import { answers, attemptsOf, fill } from './history-answers.js';
 
 const setup = historyLogs({ cap: 10_000, segmentDeliveries: 40 });
-
-interface Internals {
-  idx: HistoryIndex;
-  sidecars: { idle(): Promise<void> };
-}
-const internals = (log: HistoryLog) => log as unknown as Internals;
-
-/** Waits until every sidecar asked for is written (and its segment's deliveries gave up their cold fields). */
-async function settle(log: HistoryLog): Promise<void> {
-  await log.flush();
-  await internals(log).sidecars.idle();
-}
 
 const pendingIn = (want: Map<string, DeliverySummary>) => [...want.values()].filter((v) => v.status === 'pending').length;
 

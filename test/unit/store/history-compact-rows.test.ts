@@ -8,15 +8,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { ColdRows } from '../../../src-main/backend/store/history/cold-rows.js';
 import { newId } from '../../../src-main/backend/ids.js';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery, event, historyLogs, summaryAfter } from './history-fixtures.js';
+import { attempt, delivery, event, historyLogs, settle, summaryAfter } from './history-fixtures.js';
 
 const setup = historyLogs({ cap: 4_000, segmentDeliveries: 500 });
 
 type Cols = Record<string, ArrayBufferView>;
 interface Internals {
   idx: { d: { cold: { k: Cols; size: number } }; pool: { size: number } };
-  retention: { idle(): Promise<void> };
-  sidecars: { idle(): Promise<void> };
 }
 
 const bytes = (cols: ArrayBufferView[]): number => cols.reduce((sum, c) => sum + c.byteLength, 0);
@@ -30,13 +28,6 @@ function coldBytes(log: HistoryLog): number {
 function locBytes(log: HistoryLog): number {
   const pool = (log as unknown as Internals).idx.pool as unknown as Cols;
   return bytes(['seg', 'off', 'len', 'item', 'next'].map((k) => pool[k]));
-}
-
-async function settle(log: HistoryLog): Promise<void> {
-  const internals = log as unknown as Internals;
-  await log.flush();
-  await internals.retention.idle();
-  await internals.sidecars.idle();
 }
 
 const t0 = Date.parse('2026-11-26T10:00:00.000Z');

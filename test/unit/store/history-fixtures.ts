@@ -13,6 +13,8 @@ import type {
   HistoryLog,
   HistoryLogOptions,
 } from '../../../src-main/backend/store/history-types.js';
+import type { HeldIndex } from '../../../src-main/backend/store/history/held-index.js';
+import type { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
 
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'countersign-history-'));
@@ -92,6 +94,22 @@ export function summaryAfter(old: DeliverySummary, a: AttemptRecord): DeliverySu
     last_duration_ms: a.duration_ms,
     next_attempt_at: a.next_attempt_at,
   };
+}
+
+/** The parts of a log the history tests look inside (private fields, reached on purpose). */
+export interface LogInternals {
+  idx: HistoryIndex;
+  held: HeldIndex;
+  retention: { idle(): Promise<void> };
+  sidecars: { idle(): Promise<void> };
+}
+export const internals = (log: HistoryLog) => log as unknown as LogInternals;
+
+/** Waits until the log is settled: everything written, retention done, every closed segment's sidecar written. */
+export async function settle(log: HistoryLog): Promise<void> {
+  await log.flush();
+  await internals(log).retention.idle();
+  await internals(log).sidecars.idle();
 }
 
 export function historyLogs(defaults: Omit<HistoryLogOptions, 'dir'>) {

@@ -12,24 +12,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src-main/backend/clock.js';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { HOLD_MS, releaseIdleIndexes, type HeldIndex } from '../../../src-main/backend/store/history/held-index.js';
-import type { HistoryIndex } from '../../../src-main/backend/store/history/index-state.js';
-import { attempt, historyLogs } from './history-fixtures.js';
+import { HOLD_MS, releaseIdleIndexes } from '../../../src-main/backend/store/history/held-index.js';
+import { attempt, historyLogs, internals, settle } from './history-fixtures.js';
 import { answers, attemptsOf, fill } from './history-answers.js';
 
 const setup = historyLogs({ cap: 10_000, segmentDeliveries: 40 });
-
-interface Internals {
-  held: HeldIndex;
-  idx: HistoryIndex;
-  sidecars: { idle(): Promise<void> };
-}
-const internals = (log: HistoryLog) => log as unknown as Internals;
-
-async function settle(log: HistoryLog): Promise<void> {
-  await log.flush();
-  await internals(log).sidecars.idle();
-}
 
 /** Everything the log answers, attempts, events and their bodies included. */
 async function everything(log: HistoryLog, ids: string[]): Promise<string> {

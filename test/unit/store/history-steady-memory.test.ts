@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src-main/backend/ids.js';
 import type { HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery, event, historyLogs } from './history-fixtures.js';
+import { attempt, delivery, event, historyLogs, internals, settle } from './history-fixtures.js';
 
 const setup = historyLogs({ cap: 2_000, segmentDeliveries: 250 });
 
@@ -53,20 +53,14 @@ describe('history log at its cap', () => {
   it('holds no more after eight caps of deliveries than after two', async () => {
     const { make } = await setup();
     const log = await make();
-    const internals = log as unknown as { idx: unknown; retention: { idle(): Promise<void> }; sidecars: { idle(): Promise<void> } };
-    // Settled: written, retention done, and every closed segment's sidecar written (its
-    // deliveries' cold fields given up then: docs/storage.md), so each round is measured alike.
-    const settle = async () => {
-      await log.flush();
-      await internals.retention.idle();
-      await internals.sidecars.idle();
-    };
+    // Settled (every closed segment's sidecar written, its deliveries' cold fields given up
+    // then: docs/storage.md), so each round is measured alike.
     const t0 = Date.parse('2026-11-26T10:00:00.000Z');
     const held: number[] = [];
     for (let round = 0; round < 8; round++) {
       deliver(log, 2_000, t0 + round * 2_000);
-      await settle();
-      held.push(typedBytes(internals.idx));
+      await settle(log);
+      held.push(typedBytes(internals(log).idx));
     }
     const kept = log.listDeliveries({ company_id: 'co_a' }, { limit: 100 });
     expect(kept.data.length).toBe(100);
