@@ -5,19 +5,17 @@
 // events (one per delivery when each event has one subscription), so they are the one
 // interned value that grows with the history; the other strings are few.
 import { grown, nextCapacity } from './columns.js';
+import { HeldRefs } from './held-refs.js';
 import { IdTable } from './id-table.js';
 
-export class IdInterner {
+export class IdInterner extends HeldRefs {
   private readonly ids = new IdTable();
-  private refs = new Int32Array(0);
+  protected refs = new Int32Array(0);
   /** Numbers given up (reused first, last freed first). */
   private free = new Int32Array(0);
   private freeCount = 0;
   /** One past the highest number ever given. */
   private end = 0;
-  /** While held (hold()), numbers whose last reference goes are kept, ids and all, and freed at the last unhold(). */
-  private holding = 0;
-  private readonly later: number[] = [];
 
   /** The value's number, counting one more reference to it. */
   add(value: string): number {
@@ -33,29 +31,11 @@ export class IdInterner {
     return n;
   }
 
-  /** `n` more references (default one) to a value already held. */
-  retain(i: number, n = 1): void {
-    this.refs[i] += n;
+  protected given(i: number): boolean {
+    return this.ids.has(i);
   }
 
-  release(i: number): void {
-    if (--this.refs[i] > 0) return;
-    if (this.holding > 0) this.later.push(i);
-    else this.drop(i);
-  }
-
-  /** As Interner.hold(): until the matching unhold(), no number is freed or reused. */
-  hold(): void {
-    this.holding++;
-  }
-
-  unhold(): void {
-    if (--this.holding > 0) return;
-    for (const i of this.later) if (this.refs[i] === 0 && this.ids.has(i)) this.drop(i);
-    this.later.length = 0;
-  }
-
-  private drop(i: number): void {
+  protected drop(i: number): void {
     this.ids.delete(i);
     this.refs[i] = 0;
     if (this.freeCount === this.free.length) this.free = grown(this.free, nextCapacity(this.freeCount));

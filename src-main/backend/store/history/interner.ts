@@ -2,14 +2,13 @@
 // an error message, an event id) is held once and referred to by a small integer, with
 // a reference count so a value leaves memory when the last record using it does. The
 // integers are reused once free, so a holder must release what it added.
-export class Interner {
+import { HeldRefs } from './held-refs.js';
+
+export class Interner extends HeldRefs {
   private readonly index = new Map<string, number>();
   private readonly values: (string | undefined)[] = [];
-  private readonly refs: number[] = [];
+  protected readonly refs: number[] = [];
   private readonly free: number[] = [];
-  /** While held (hold()), numbers whose last reference goes are kept, values and all, and freed at the last unhold(). */
-  private holding = 0;
-  private readonly later: number[] = [];
 
   /** The value's number, counting one more reference to it. */
   add(value: string): number {
@@ -25,32 +24,11 @@ export class Interner {
     return n;
   }
 
-  /** `n` more references (default one) to a value already held. */
-  retain(i: number, n = 1): void {
-    this.refs[i] += n;
+  protected given(i: number): boolean {
+    return this.values[i] !== undefined;
   }
 
-  release(i: number): void {
-    if (--this.refs[i] > 0) return;
-    if (this.holding > 0) this.later.push(i);
-    else this.drop(i);
-  }
-
-  /**
-   * Until the matching unhold(), no number is freed or reused: a number read before stays
-   * its value (a closing segment's sidecar renumbers its rows' strings after the close).
-   */
-  hold(): void {
-    this.holding++;
-  }
-
-  unhold(): void {
-    if (--this.holding > 0) return;
-    for (const i of this.later) if (this.refs[i] === 0 && this.values[i] !== undefined) this.drop(i);
-    this.later.length = 0;
-  }
-
-  private drop(i: number): void {
+  protected drop(i: number): void {
     this.index.delete(this.values[i] as string);
     this.values[i] = undefined;
     this.refs[i] = 0;
