@@ -109,13 +109,17 @@ async function phaseDeliveries(ctx) {
   const nDeliveries = P.fanoutPuts * P.fanoutSubs;
   // The reference replays a captured delivery: with --only=deliveries none was made yet, so one PUT makes one.
   if (ctx.expectedCs === 0) await putCount(ctx, 1, 1, 'sample');
-  // The same warm-up for both sides: the reference client sends WARMUP_DELIVERIES untimed requests
-  // before its window (deliveryReference), so the service first makes as many deliveries, untimed
-  // and drained, before its burst (its first deliveries otherwise pay for V8 optimizing the path).
+  // The same warm-up for both sides, each right before its own window: the reference client
+  // sends WARMUP_DELIVERIES untimed requests before its window (deliveryReference), so the
+  // service first makes as many deliveries, untimed and drained, right before its burst (its
+  // first deliveries otherwise pay for V8 optimizing the path, and with the reference's round
+  // between them the service idled long enough for the idle collection to let its history
+  // index go, so the burst measured that index's rebuild: docs/benchmark.md, "Each side warmed
+  // right before its window").
+  const refRounds = [await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections })];
   const warmupPuts = Math.ceil(Math.min(WARMUP_DELIVERIES, nDeliveries) / P.fanoutSubs);
   log(`row 3 warm-up: ${warmupPuts} PUTs x ${P.fanoutSubs} subscriptions, untimed (the reference's warm-up is as many requests)`);
   await putCount(ctx, warmupPuts, P.connections, 'warmup');
-  const refRounds = [await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections })];
   const burst = await deliveryBurst(ctx, { puts: P.fanoutPuts });
   const backlog = await deliveryBacklog(ctx, { puts: P.fanoutPuts });
   refRounds.push(await deliveryReference(ctx, { n: nDeliveries, connections: P.referenceConnections }));
