@@ -121,29 +121,29 @@ function view(log: HistoryLog, ids: string[], events: number, n: number) {
   };
 }
 
+/**
+ * Records `events` events fanned out to `subs` subscriptions one delivery at a time in one
+ * log and as `mode` says in another: the same files, the same answers, before and after a reopen.
+ */
+async function sameAsOneAtATime(mode: true | 'fresh', events: number, subs: number): Promise<void> {
+  const [one, other] = [await openLog(10_000), await openLog(10_000)];
+  const ids = await record(one.log, false, events, subs, mode === 'fresh');
+  expect(await record(other.log, mode, events, subs)).toEqual(ids);
+  expect(await bytesOf(other.dir)).toBe(await bytesOf(one.dir));
+  const expected = view(one.log, ids, events, subs);
+  expect(expected.summaries.every((x) => x !== null)).toBe(true);
+  expect(view(other.log, ids, events, subs)).toEqual(expected);
+  await other.log.close();
+  expect(view(await other.reopen(), ids, events, subs)).toEqual(expected);
+}
+
 describe('history log: a fan-out recorded together', () => {
   it('writes the same bytes and reads back the same as one delivery at a time, before and after a reopen', async () => {
-    const [one, all] = [await openLog(10_000), await openLog(10_000)];
-    const ids = await record(one.log, false, 12, 7);
-    expect(await record(all.log, true, 12, 7)).toEqual(ids);
-    expect(await bytesOf(all.dir)).toBe(await bytesOf(one.dir));
-    const expected = view(one.log, ids, 12, 7);
-    expect(expected.summaries.every((s) => s !== null)).toBe(true);
-    expect(view(all.log, ids, 12, 7)).toEqual(expected);
-    await all.log.close();
-    expect(view(await all.reopen(), ids, 12, 7)).toEqual(expected);
+    await sameAsOneAtATime(true, 12, 7);
   });
 
   it('writes the same bytes and reads back the same with fresh ids (not looked up) as one delivery at a time', async () => {
-    const [one, fresh] = [await openLog(10_000), await openLog(10_000)];
-    const ids = await record(one.log, false, 40, 9, true);
-    expect(await record(fresh.log, 'fresh', 40, 9)).toEqual(ids);
-    expect(await bytesOf(fresh.dir)).toBe(await bytesOf(one.dir));
-    const expected = view(one.log, ids, 40, 9);
-    expect(expected.summaries.every((s) => s !== null)).toBe(true);
-    expect(view(fresh.log, ids, 40, 9)).toEqual(expected);
-    await fresh.log.close();
-    expect(view(await fresh.reopen(), ids, 40, 9)).toEqual(expected);
+    await sameAsOneAtATime('fresh', 40, 9);
   });
 
   it('keeps the shared strings of the deliveries left after retention dropped older ones', async () => {
