@@ -60,11 +60,14 @@ describe('expressMessageClasses', () => {
   it.each([
     ['the API listener', (a: express.Express) => createServer(expressMessageClasses(a), a)],
     ['the receiver listener', (a: express.Express) => createReceiverServer({ app: a, limits: DEFAULT_LIMITS })],
-  ])('builds requests and responses whose prototypes Express does not have to change, and Express works as before (%s)', async (_, listen) => {
-    const { swaps, answers } = await swapsWhile(listen);
-    expect(answers).toEqual(['a', 'b', 'c'].map(expected));
-    expect(swaps).toBe(0);
-  });
+  ])(
+    'builds requests and responses whose prototypes Express does not have to change, and Express works as before (%s)',
+    async (_, listen) => {
+      const { swaps, answers } = await swapsWhile(listen);
+      expect(answers).toEqual(['a', 'b', 'c'].map(expected));
+      expect(swaps).toBe(0);
+    },
+  );
 
   it('is what keeps Express from swapping: a plain listener has both objects of every request swapped', async () => {
     const { swaps, answers } = await swapsWhile((a) => createServer(a));
