@@ -41,6 +41,11 @@ class HashedBodies {
     this.digest = new Uint8Array(size * DIGEST);
   }
 
+  /** Its columns' bytes (allocated once, whole). */
+  get bytes(): number {
+    return this.size * (4 + 8 + 4 + DIGEST);
+  }
+
   add(loc: Loc, body: string): void {
     const i = this.next;
     this.seg[i] = loc.seg.id;
@@ -86,12 +91,6 @@ class HashedBodies {
     const i = (first + lo) % this.size;
     return lo < this.count && this.seg[i] === seg && this.off[i] === off ? i : -1;
   }
-
-  clear(): void {
-    this.next = 0;
-    this.count = 0;
-    this.digests.clear();
-  }
 }
 
 /** A recent event: its body, where its line is, and that line's body field. */
@@ -104,8 +103,8 @@ interface Recent {
 export class RecentBodies {
   private readonly map = new Map<string, Recent>();
   private chars = 0;
-  /** Events pushed out of `map`, by place and hash. */
-  private readonly hashed = new HashedBodies(65_536);
+  /** Events pushed out of `map`, by place and hash (made at the first one: cleared, it is let go with its 2 MiB). */
+  private hashed: HashedBodies | null = null;
 
   /** `eventLoc`: where an event's (latest) line is, from the index. */
   constructor(private readonly eventLoc: (eventId: string) => Loc | undefined) {}
@@ -134,7 +133,7 @@ export class RecentBodies {
       const [id, first] = this.map.entries().next().value as [string, Recent];
       this.map.delete(id);
       this.chars -= first.body.length + first.field.length;
-      this.hashed.add(first.loc, first.body);
+      (this.hashed ??= new HashedBodies(65_536)).add(first.loc, first.body);
     }
   }
 
@@ -142,6 +141,7 @@ export class RecentBodies {
   where(eventId: string, body: string): Loc | undefined {
     const e = this.map.get(eventId);
     if (e) return e.body === body ? e.loc : undefined;
+    if (!this.hashed) return undefined;
     const loc = this.eventLoc(eventId);
     return loc && this.hashed.holds(loc, body) ? loc : undefined;
   }
@@ -165,9 +165,15 @@ export class RecentBodies {
     return !ref || fits(line.n) ? line : attemptBytes(a, undefined, patch);
   }
 
+  /** What it holds now, in bytes: the recent texts (2 a character) and the ring once made; 0 once cleared. */
+  get bytes(): number {
+    return this.chars * 2 + (this.hashed?.bytes ?? 0);
+  }
+
+  /** Forgets every body (later attempts hold their own copy); what it held is let go. */
   clear(): void {
     this.map.clear();
-    this.hashed.clear();
+    this.hashed = null;
     this.chars = 0;
   }
 }
