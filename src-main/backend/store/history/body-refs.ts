@@ -15,6 +15,7 @@ import type { BodyRef } from './compact.js';
 import type { LineBytes } from './line-bytes.js';
 import type { AttemptRecord } from '../history-types.js';
 import { bodyField } from './body-codec.js';
+import { systemBuffer } from './columns.js';
 
 /** Recent events kept with their text: the events of a burst's waiting deliveries (25,000 at 50 subscriptions an event) when a segment rotates. */
 const ENTRIES = 512;
@@ -34,11 +35,14 @@ class HashedBodies {
   private count = 0;
   private readonly digests = new Map<string, Buffer>();
 
+  // Over buffers the system maps itself (columns.ts systemBuffer), not malloc'd: made while
+  // the service works and let go at an idle release, a malloc'd ring would leave 2 MiB of
+  // holes in glibc's heap (resident, as only its top is given back) and raise its mmap threshold.
   constructor(private readonly size: number) {
-    this.seg = new Int32Array(size);
-    this.off = new Float64Array(size);
-    this.length = new Int32Array(size);
-    this.digest = new Uint8Array(size * DIGEST);
+    this.seg = new Int32Array(systemBuffer(size * 4));
+    this.off = new Float64Array(systemBuffer(size * 8));
+    this.length = new Int32Array(systemBuffer(size * 4));
+    this.digest = new Uint8Array(systemBuffer(size * DIGEST));
   }
 
   /** Its columns' bytes (allocated once, whole). */
