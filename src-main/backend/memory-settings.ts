@@ -58,9 +58,10 @@ export function afterIdleCollection(): void {
 }
 
 /**
- * V8 flags that make a full collection drop every function's compiled code (bytecode, and
- * Sparkplug's baseline code with it; optimized code goes with the bytecode it was made from)
- * unless it is running: each function is compiled again at its next call, as after a restart.
+ * V8 flags that make a full collection drop every function's bytecode and Sparkplug's
+ * baseline code unless it is running or optimized (optimized code keeps the bytecode it
+ * was made from, and stays): each such function is compiled again at its next call, as
+ * after a restart.
  * Set for the one idle collection that follows an index's release, and cleared after it.
  * Without them V8 drops only the bytecode of functions unused over five full collections,
  * never baseline code: after the bench's soak an idle service kept ~6 MiB of code for
