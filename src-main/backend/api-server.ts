@@ -7,6 +7,7 @@ import type { Redirector } from './delivery/redirector.js';
 import { settleHttpMessageShapes } from './http/message-shapes.js';
 import { keepTickObjectShape } from './http/tick-shape.js';
 import { presetExpressFields } from './http/express-shapes.js';
+import { expressMessageClasses } from './http/express-messages.js';
 import { mountConsole } from './console-api/mount.js';
 import { createServiceApp } from './service-api/app.js';
 import { fastDocumentRead } from './service-api/fast-read.js';
@@ -18,9 +19,7 @@ export function createApiServer(
   service: Parameters<typeof createServiceApp>[0],
   redirector: Redirector,
 ): Server {
-  // Before any request: node:http's response objects keep a fast layout (http/message-shapes.ts).
-  settleHttpMessageShapes();
-  // And node's tick objects keep theirs through every garbage collection (http/tick-shape.ts).
+  // Node's tick objects keep their layout through every garbage collection (http/tick-shape.ts).
   keepTickObjectShape();
   const app = express();
   app.disable('x-powered-by');
@@ -32,7 +31,11 @@ export function createApiServer(
   app.use(createServiceApp({ ...service, rateLimit, connections: consoleDeps.connections }));
   // GET /documents/{id} succeeds without Express's dispatch (measured: most of its cost).
   const fastRead = fastDocumentRead(service.domain, service.config, rateLimit);
-  return createServer((req, res) => {
+  // Requests and responses are built with the app's prototypes (http/express-messages.ts), and
+  // keep a fast layout from before the first request (http/message-shapes.ts).
+  const classes = expressMessageClasses(app);
+  settleHttpMessageShapes(classes);
+  return createServer(classes, (req, res) => {
     if (redirector.handle(req, res) || fastRead(req, res)) return;
     // Express's additions get shared maps (http/express-shapes.ts).
     presetExpressFields(req, res);

@@ -10,26 +10,29 @@
 // in about half of the starts. Building a few requests and responses here, all kept
 // alive until the last is built and taken through a response as the hot read does,
 // settles their layout from live shapes before the first real request can arrive.
+// Each constructor has its layout of its own: a listener whose requests and responses are
+// built by subclasses (http/express-messages.ts) settles those.
 import { IncomingMessage, ServerResponse } from 'node:http';
+import type { MessageClasses } from './express-messages.js';
 
 // More than V8's count of objects before it decides (7), with room for a change.
 const WARM = 16;
-let settled = false;
+const settled = new WeakSet<object>();
 
-/** Settles the layout of node:http's IncomingMessage and ServerResponse; call before the first server listens. Idempotent. */
-export function settleHttpMessageShapes(): void {
-  if (settled) return;
-  settled = true;
+/** Settles the layout of a listener's requests and responses (node:http's own by default); call before it listens. Idempotent. */
+export function settleHttpMessageShapes(classes: MessageClasses = { IncomingMessage, ServerResponse }): void {
+  if (settled.has(classes.IncomingMessage)) return;
+  settled.add(classes.IncomingMessage);
   const alive: unknown[] = [];
   for (let i = 0; i < WARM; i++) {
-    const req = new IncomingMessage(null as never);
+    const req = new classes.IncomingMessage(null as never);
     req.method = 'GET';
     req.url = '/';
     req.httpVersionMajor = 1;
     req.httpVersionMinor = 1;
     req.httpVersion = '1.1';
     req.complete = true;
-    const res = new ServerResponse(req);
+    const res = new classes.ServerResponse(req);
     res.shouldKeepAlive = true;
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': 2 });
     res.end('{}');

@@ -8,7 +8,9 @@
 // these timeouts never cut them.
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { expressMessageClasses } from '../http/express-messages.js';
 import { presetExpressFields } from '../http/express-shapes.js';
+import { settleHttpMessageShapes } from '../http/message-shapes.js';
 import type { Receiver } from './receiver.js';
 
 /** Node's own default, said here so that it is a decision: a request's headers, all together. */
@@ -35,8 +37,12 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 export function createReceiverServer(receiver: Pick<Receiver, 'app' | 'limits'>): Server {
   const l = receiver.limits;
+  // As on the API listener: the app's prototypes from the start (http/express-messages.ts), a settled layout.
+  const classes = expressMessageClasses(receiver.app);
+  settleHttpMessageShapes(classes);
   const server = createServer(
     {
+      ...classes,
       maxHeaderSize: MAX_HEADER_BYTES,
       // Node refuses a header timeout longer than the request timeout.
       headersTimeout: Math.min(l.headersTimeoutMs, l.requestTimeoutMs),

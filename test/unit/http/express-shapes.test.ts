@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import express, { Router } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonBody } from '../../../src-main/backend/http/body.js';
+import { expressMessageClasses } from '../../../src-main/backend/http/express-messages.js';
 import { presetExpressFields } from '../../../src-main/backend/http/express-shapes.js';
 import { createReceiverServer } from '../../../src-main/backend/receiver/server.js';
 import { DEFAULT_LIMITS } from '../../../src-main/backend/receiver/types.js';
@@ -56,9 +57,9 @@ async function twoHeldTogether(listen: (app: express.Express) => Server): Promis
   return { pair: pairs[1], answers };
 }
 
-/** The API listener's way (api-server.ts): the preset, then the app. */
+/** The API listener's way (api-server.ts): the app's message classes, the preset, then the app. */
 const apiListener = (app: express.Express) =>
-  createServer((req: IncomingMessage, res: ServerResponse) => {
+  createServer(expressMessageClasses(app), (req: IncomingMessage, res: ServerResponse) => {
     presetExpressFields(req, res);
     app(req, res);
   });

@@ -5,6 +5,21 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeColumn, encodeColumn, type Column, type ColumnCtor } from '../../../src-main/backend/store/history/column-codec.js';
+import { CHUNK } from '../../../src-main/backend/store/history/column-kernels.js';
+
+/** The format's definition, value by value: each value (or its difference from the last non-NaN one) as a w-byte integer, NaN as the width's smallest. */
+function referenceBytes(col: Column, enc: unknown[]): Buffer {
+  const w = enc[1] as 1 | 2 | 4;
+  const out = Buffer.alloc(col.length * w);
+  const nan = -(2 ** (8 * w - 1));
+  let prev = enc[0] === 'd' ? (enc[2] as number) : 0;
+  col.forEach((v, i) => {
+    const x = Number.isNaN(v) ? nan : enc[0] === 'd' ? v - prev : v;
+    if (!Number.isNaN(v)) prev = v;
+    out.writeIntLE(x, i * w, w);
+  });
+  return out;
+}
 
 function roundTrip(col: Column): { bytes: number; back: Column } {
   const packed = encodeColumn(col);
@@ -110,6 +125,29 @@ describe('sidecar column codec', () => {
     const shifted = Buffer.alloc((packed?.bytes.length ?? 0) + 3);
     packed?.bytes.copy(shifted, 3);
     expectSame(col, decodeColumn(Float64Array, col.length, packed?.enc, shifted.subarray(3)) as Float64Array);
+  });
+
+  it('encodes and decodes columns longer than its chunk (column-kernels.ts) exactly as the format says, value by value', () => {
+    const lengths = fc.constantFrom(CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 17);
+    const column = fc.tuple(
+      lengths,
+      fc.constantFrom(0, 1_795_692_097_362, -5, 2 ** 31 - 200),
+      fc.constantFrom(0, 1, 3, -2, 200, 40_000),
+      fc.array(fc.tuple(fc.nat(), fc.constantFrom(NaN, -0, 0.5, 127, -128, 2 ** 40, -32768)), { maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(column, ([n, start, step, odd]) => {
+        const values = Array.from({ length: n }, (_, i) => start + i * step + (i % 5));
+        for (const [at, v] of odd) values[at % n] = v;
+        const cols: Column[] = [Float64Array.from(values), Int32Array.from(values)];
+        for (const col of cols) {
+          const packed = encodeColumn(col);
+          if (packed && packed.enc[0] !== 'c') expect(packed.bytes.equals(referenceBytes(col, packed.enc))).toBe(true);
+          expectSame(col, roundTrip(col).back);
+        }
+      }),
+      { seed: 13, numRuns: 300 },
+    );
   });
 
   it('refuses an encoding it does not know or bytes cut short', () => {

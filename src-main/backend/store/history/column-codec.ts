@@ -15,6 +15,20 @@ export type Column = Float64Array | Int32Array | Uint8Array;
 export type ColumnCtor = new (n: number) => Column;
 export type ColumnEncoding = ['c', number | null] | ['p', 1 | 2 | 4] | ['d', 1 | 2 | 4, number];
 
+import {
+  CHUNK,
+  F64,
+  I32,
+  packDoubles,
+  packInts,
+  rangeDoubles,
+  rangeInts,
+  rangeNow,
+  rangeStart,
+  sameBits,
+  unpack,
+} from './column-kernels.js';
+
 const WIDTHS = [1, 2, 4] as const;
 const MIN = { 1: -128, 2: -32768, 4: -(2 ** 31) } as const;
 const MAX = { 1: 127, 2: 32767, 4: 2 ** 31 - 1 } as const;
@@ -25,63 +39,21 @@ function widthFor(lo: number, hi: number): 0 | 1 | 2 | 4 {
   return 0;
 }
 
-/** A safe integer other than -0 (Number.isSafeInteger(v) && !Object.is(v, -0), written out: it runs for every value). */
-const isInt = (v: number) => Math.floor(v) === v && v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER && (v !== 0 || 1 / v > 0);
-
 /** What encodeColumn needs to know of a column's values. */
-interface Range {
-  same: boolean;
-  plainOk: boolean;
-  deltaOk: boolean;
-  pLo: number;
-  pHi: number;
-  dLo: number;
-  dHi: number;
-  base: number;
+type Range = ReturnType<typeof rangeNow>;
+
+/** The range of any column (a Float64Array may hold NaN, -0 and fractions), a chunk at a time (column-kernels.ts). */
+function rangeOf(col: Float64Array): Range {
+  rangeStart(col[0]);
+  for (let at = 0; at < col.length; at += CHUNK) rangeDoubles(col, at, Math.min(CHUNK, col.length - at));
+  return rangeNow();
 }
 
-/** The range of any column (a Float64Array may hold NaN, -0 and fractions). */
-function rangeOf(col: Column): Range {
-  const r: Range = { same: true, plainOk: true, deltaOk: true, pLo: 0, pHi: 0, dLo: 0, dHi: 0, base: NaN };
-  const first = col[0];
-  let prev = NaN;
-  for (let i = 0; i < col.length; i++) {
-    const v = col[i];
-    if (r.same && !Object.is(v, first)) r.same = false;
-    if (Number.isNaN(v)) continue;
-    if (!isInt(v)) {
-      r.plainOk = r.deltaOk = false;
-      continue;
-    }
-    r.pLo = Math.min(r.pLo, v);
-    r.pHi = Math.max(r.pHi, v);
-    if (Number.isNaN(prev)) r.base = prev = v;
-    const d = v - prev;
-    if (!isInt(d)) r.deltaOk = false;
-    r.dLo = Math.min(r.dLo, d);
-    r.dHi = Math.max(r.dHi, d);
-    prev = v;
-  }
-  return r;
-}
-
-/** rangeOf for a column of integers (Int32Array, Uint8Array): no NaN, -0 or fraction to look for, the same result. */
-function intRangeOf(col: Int32Array | Uint8Array): Range {
-  const first = col[0];
-  let same = true;
-  let [pLo, pHi, dLo, dHi] = [0, 0, 0, 0];
-  let prev = first;
-  for (let i = 0; i < col.length; i++) {
-    const v = col[i];
-    if (v !== first) same = false;
-    if (v < pLo) pLo = v;
-    if (v > pHi) pHi = v;
-    const d = v - prev;
-    if (d < dLo) dLo = d;
-    if (d > dHi) dHi = d;
-    prev = v;
-  }
-  return { same, plainOk: true, deltaOk: true, pLo, pHi, dLo, dHi, base: first };
+/** rangeOf for a column of integers: no NaN, -0 or fraction to look for, the same result. */
+function intRangeOf(col: Int32Array): Range {
+  rangeStart(col[0]);
+  for (let at = 0; at < col.length; at += CHUNK) rangeInts(col, at, Math.min(CHUNK, col.length - at));
+  return rangeNow();
 }
 
 /** A block of one value's bytes over and over, compared against a column a block at a time. */
@@ -118,7 +90,7 @@ export function encodeColumn(col: Column): { enc: ColumnEncoding; bytes: Buffer 
     return { enc: ['c', Number.isNaN(first) ? null : first], bytes: Buffer.alloc(0) };
   // Bytes: only a constant is smaller than the bytes themselves.
   if (col instanceof Uint8Array) return undefined;
-  const { same, plainOk, deltaOk, pLo, pHi, dLo, dHi, base } = col instanceof Float64Array ? rangeOf(col) : intRangeOf(col);
+  const { same, plainOk, deltaOk, pLo, pHi, dLo, dHi, base } = col instanceof Float64Array ? rangeOf(col) : intRangeOf(col as Int32Array);
   // JSON keeps any finite number but -0 exactly; NaN is written null.
   if (same && (Number.isNaN(first) || (Number.isFinite(first) && !Object.is(first, -0))))
     return { enc: ['c', Number.isNaN(first) ? null : first], bytes: Buffer.alloc(0) };
@@ -136,39 +108,41 @@ export function encodeColumn(col: Column): { enc: ColumnEncoding; bytes: Buffer 
 
 type Packed = ['p', 1 | 2 | 4] | ['d', 1 | 2 | 4, number];
 
+/** The column's values or differences as integers of the encoding's width, a chunk at a time (column-kernels.ts). */
 function pack(col: Column, enc: Packed): Buffer {
   const w = enc[1];
-  const out = Buffer.alloc(col.length * w);
-  const dst = intView(out, col.length, w);
-  let prev = enc[0] === 'd' ? enc[2] : 0;
-  for (let i = 0; i < col.length; i++) {
-    const v = col[i];
-    if (Number.isNaN(v)) dst[i] = MIN[w];
-    else {
-      dst[i] = enc[0] === 'd' ? v - prev : v;
-      prev = v;
+  const n = col.length;
+  const out = Buffer.alloc(n * w);
+  const dst = intView(out, n, w);
+  const delta = enc[0] === 'd';
+  let prev = delta ? enc[2] : 0;
+  for (let at = 0; at < n; at += CHUNK) {
+    const k = Math.min(CHUNK, n - at);
+    if (col instanceof Float64Array) {
+      prev = packDoubles(col, at, k, delta, prev, MIN[w]);
+      dst.set(F64.subarray(0, k), at);
+    } else {
+      prev = packInts(col as Int32Array, at, k, delta, prev);
+      dst.set(I32.subarray(0, k), at);
     }
   }
   return out;
 }
 
 /**
- * Whether decoding `bytes` gives `col` back to the bit (what decodeColumn would make, value
- * by value, compared as it goes: no decoded copy, and decodeColumn's loops keep seeing only
- * the columns read from files).
+ * Whether decoding `bytes` gives `col` back to the bit (what decodeColumn would make, a
+ * chunk at a time, compared as it goes: no decoded copy of the column).
  */
 function roundTrips(col: Float64Array, enc: Packed, bytes: Buffer): boolean {
   const w = enc[1];
   const src = intView(bytes, col.length, w);
-  const nan = MIN[w];
   const delta = enc[0] === 'd';
   let prev = delta ? enc[2] : 0;
-  for (let i = 0; i < col.length; i++) {
-    const x = src[i];
-    let v: number;
-    if (x === nan) v = NaN;
-    else v = delta ? (prev += x) : x;
-    if (!Object.is(v, col[i])) return false;
+  for (let at = 0; at < col.length; at += CHUNK) {
+    const k = Math.min(CHUNK, col.length - at);
+    F64.set(src.subarray(at, at + k));
+    prev = unpack(k, delta, prev, MIN[w]);
+    if (!sameBits(col, at, k)) return false;
   }
   return true;
 }
@@ -187,14 +161,16 @@ export function decodeColumn(Ctor: ColumnCtor, n: number, enc: unknown, bytes: U
   const base = delta ? (enc[2] as unknown) : 0;
   if (typeof base !== 'number' || !Number.isFinite(base)) return 'bad column encoding';
   const src = intView(bytes, n, w);
-  const nan = MIN[w];
-  if (delta) {
-    let prev = base;
-    for (let i = 0; i < n; i++) {
-      const x = src[i];
-      out[i] = x === nan ? NaN : (prev += x);
-    }
-  } else for (let i = 0; i < n; i++) out[i] = src[i] === nan ? NaN : src[i];
+  // A chunk at a time through the doubles' scratch (column-kernels.ts): the integers widened
+  // and the doubles narrowed to the column's type by TypedArray#set (NaN becomes 0 in an
+  // integer column, as an element store makes it).
+  let prev = base;
+  for (let at = 0; at < n; at += CHUNK) {
+    const k = Math.min(CHUNK, n - at);
+    F64.set(src.subarray(at, at + k));
+    prev = unpack(k, delta, prev, MIN[w]);
+    out.set(F64.subarray(0, k), at);
+  }
   return out;
 }
 

@@ -17,6 +17,7 @@ import type { DeliveryTable } from './delivery-table.js';
 import type { HistoryIndex } from './index-state.js';
 import type { ScannedRecord } from './records.js';
 import type { Loc, Segment } from './segments.js';
+import { keepShape } from './kept-shapes.js';
 
 /** A record as a sidecar keeps it: the record, its line's offset and length (no newline). */
 export type ForeignRecord = [ScannedRecord, number, number];
@@ -61,15 +62,19 @@ export class KnownForeign {
   take(idx: HistoryIndex, seg: Segment): NotedRecords {
     const { d, pool } = idx;
     const keep: number[] = [];
-    for (let k = 0; k < this.n; k++) {
-      const s = this.slot[k];
-      if (d.isLive(s) && !this.touched.has(s) && d.isUsual(s) && pool.isAt(d.attemptTail(s), seg.id, this.off[k])) keep.push(k);
-    }
+    // Each note's test is a call of its own: a loop body of calls keeps its compiled code from one close to the next.
+    for (let k = 0; k < this.n; k++) if (this.describes(d, pool, seg.id, k)) keep.push(k);
     const slots = keep.map((k) => this.slot[k]);
     const noted = new NotedRecords(keep.length, d.ids.rowsOf(slots));
     for (let j = 0; j < keep.length; j++) noted.capture(j, d, slots[j], this.off[keep[j]], this.len[keep[j]], this.bits[keep[j]]);
     this.clear();
     return noted;
+  }
+
+  /** Whether noted line `k` (in segment `segId`) is still its delivery's last change, the row of the usual shape. */
+  private describes(d: DeliveryTable, pool: HistoryIndex['pool'], segId: number, k: number): boolean {
+    const s = this.slot[k];
+    return d.isLive(s) && !this.touched.has(s) && d.isUsual(s) && pool.isAt(d.attemptTail(s), segId, this.off[k]);
   }
 
   clear(): void {
@@ -166,3 +171,5 @@ export class NotedRecords {
     return this.ids.wide.find(([k]) => k === j)?.[1] as string;
   }
 }
+
+keepShape(new NotedRecords(0, { bytes: Buffer.alloc(0), len: new Int32Array(0), wide: [] }));

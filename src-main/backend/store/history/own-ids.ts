@@ -6,6 +6,7 @@
 // Plain typed arrays of a fixed size (not the index's IdTable, whose resizable buffers
 // made each lookup several times slower than Set#has).
 import { hashBytes, hashString } from './id-table.js';
+import { keepShape } from './kept-shapes.js';
 
 export class OwnIds {
   /** Each row's first byte in `bytes`. */
@@ -56,3 +57,5 @@ export class OwnIds {
     return true;
   }
 }
+
+keepShape(new OwnIds(new Uint8Array(0), new Int32Array(0), []));
