@@ -28,7 +28,10 @@ const bytecode = () => getHeapCodeStatistics().bytecode_and_metadata_size;
 function compiled(tag: string): { fns: ((n: number) => number)[]; sum: () => number } {
   const fns = Array.from(
     { length: 400 },
-    (_, i) => new Function('n', `let s = ${i}; for (let k = 0; k < n; k++) s += (k * ${i + 7}) % 13; return s + ${tag.length};`) as (n: number) => number,
+    (_, i) =>
+      new Function('n', `let s = ${i}; for (let k = 0; k < n; k++) s += (k * ${i + 7}) % 13; return s + ${tag.length};`) as (
+        n: number,
+      ) => number,
   );
   const sum = () => fns.reduce((a, f) => a + f(50), 0);
   sum();
