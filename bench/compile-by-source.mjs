@@ -14,9 +14,12 @@
 //   node bench/compile-by-source.mjs [bursts=2] [top=30]
 // Extra flags for the service's node (e.g. --trace-deopt): COMPILE_NODE_ARGS="...". With
 // --log-deopt among them, each burst also prints its deoptimizations by reason.
-// IDLE_BEFORE=k: before burst k the service idles until its history index is let go (75 s
-// after its start, past HOLD_MS, and 6 s more for the idle collection), so that burst
-// rebuilds the index first (docs/storage.md, "The delivery history in memory").
+// IDLE_BEFORE=k: before burst k the service idles until 75 s after its start (past HOLD_MS)
+// and 6 s more, so that the idle collection lets its history index go and that burst
+// rebuilds it first (docs/storage.md, "The delivery history in memory"). Only if the history
+// was quiet then (its last segment's index file written): on a slow machine the release may
+// come at the next collection instead, and a later burst rebuilds. The burst that rebuilt
+// lists sidecar.ts applySidecar and index-state.ts buildLists among its compiled code.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
