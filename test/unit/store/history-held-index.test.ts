@@ -78,8 +78,12 @@ describe('history log: the index let go while idle', () => {
 
     expect(log.getDelivery(ids[0])).toBeDefined();
     const gone = new WeakRef(internals(log).idx);
+    expect(internals(log).bodies.bytes).toBeGreaterThan(0);
     expect(releaseIdleIndexes()).toBe(1);
     expect(internals(log).held.held).toBe(false);
+    // The recent events' bodies went with it (attempts logged from now on hold their own copy).
+    expect(internals(log).bodies.bytes).toBe(0);
+    expect(internals(kept).bodies.bytes).toBeGreaterThan(0);
     await collect();
     expect(gone.deref() === undefined).toBe(true); // nothing kept the index let go
     expect(await everything(log, ids)).toBe(before);
