@@ -16,10 +16,11 @@
 // --log-deopt among them, each burst also prints its deoptimizations by reason.
 // IDLE_BEFORE=k: before burst k the service idles until 75 s after its start (past HOLD_MS)
 // and 6 s more, so that the idle collection lets its history index go and that burst
-// rebuilds it first (docs/storage.md, "The delivery history in memory"). Only if the history
-// was quiet then (its last segment's index file written): on a slow machine the release may
-// come at the next collection instead, and a later burst rebuilds. The burst that rebuilt
-// lists sidecar.ts applySidecar and index-state.ts buildLists among its compiled code.
+// rebuilds it first (docs/storage.md, "The delivery history in memory"). Only if that
+// collection comes 60 s or more after the start with the history quiet: one that came
+// sooner (3 quiet seconds after burst k-1) is not run again while nothing grows, and the
+// release then comes after burst k, so a later burst rebuilds. The burst that rebuilt lists
+// sidecar.ts applySidecar and index-state.ts buildLists among its compiled code.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
