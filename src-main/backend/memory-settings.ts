@@ -90,7 +90,11 @@ export function applyMemorySettings(backlog?: () => number): void {
   capYoungGeneration(() => (burst() ? YOUNG_GENERATION_BURST_CAP_MIB : YOUNG_GENERATION_CAP_MIB) * 1024 * 1024);
   new PerformanceObserver(() => heapGrowing(burst() ? BURST_HEAP_GROWING_PERCENT : HEAP_GROWING_PERCENT)).observe({ entryTypes: ['gc'] });
   // The burst's growth ends before the collection that follows a worked-off burst (its limit is the steady one).
-  startIdleCollector({ backlog: () => backlogOf(), release: () => (heapGrowing(HEAP_GROWING_PERCENT), releaseForIdle()) });
+  const beforeCollection = () => {
+    if (!burst()) heapGrowing(HEAP_GROWING_PERCENT);
+    releaseForIdle();
+  };
+  startIdleCollector({ backlog: () => backlogOf(), release: beforeCollection });
 }
 
 let growingPercent = HEAP_GROWING_PERCENT;
