@@ -58,6 +58,8 @@ export interface IdleCollectorOptions {
   backlog?: () => number;
   /** Lets caches and scratch buffers that are made again on demand go, right before each collection. */
   release?: () => void;
+  /** Right after each collection (or its failure). */
+  collected?: () => void;
 }
 
 export interface IdleCollector {
@@ -67,7 +69,7 @@ export interface IdleCollector {
 }
 
 /** Starts the idle check (one per process: index.ts starts it through memory-settings.ts). */
-export function startIdleCollector({ clock = systemClock, backlog, release }: IdleCollectorOptions = {}): IdleCollector {
+export function startIdleCollector({ clock = systemClock, backlog, release, collected }: IdleCollectorOptions = {}): IdleCollector {
   let lastCpu = process.cpuUsage();
   let quiet = 0;
   // 0: the first quiet stretch after start-up collects too (loading the store and the
@@ -92,6 +94,7 @@ export function startIdleCollector({ clock = systemClock, backlog, release }: Id
         disabled = true; // no inspector in this build of Node: nothing to do, and nothing to retry
       })
       .finally(() => {
+        collected?.();
         running = false;
         quiet = 0;
         lastCpu = process.cpuUsage();

@@ -13,7 +13,7 @@ import { isRefusal, RETRY_AFTER_S, type Admission, type Refusal, type Ticket } f
 import { forward } from './forward.js';
 import type { CaptureStore } from './capture-store.js';
 import { readBody, type PendingAnswers, type ReadBody } from './inbound.js';
-import type { InboxRegistry } from './inbox-registry.js';
+import type { InboxCounters, InboxRegistry } from './inbox-registry.js';
 import { decideResponse } from './response-mode.js';
 import { computeVerdict, type SentRecord } from './verdict.js';
 import type { Capture, InboxRecord, ReceiverLimits } from './types.js';
@@ -77,6 +77,15 @@ function tooLargeAnswer(limit: number): CaptureResponse {
   };
 }
 
+/**
+ * The attempt number the inbox's response mode sees: counted only under a mode that reads it
+ * (fail_first_n). A new mode counts afresh (inbox-registry.ts), so what another mode would
+ * count is never read; not counting it spares a map of up to 20,000 webhook-ids an inbox.
+ */
+function modeAttempt(inbox: InboxRecord, counters: InboxCounters, webhookId: string | null): number {
+  return inbox.response.mode === 'fail_first_n' ? counters.modeAttempt(webhookId ?? '') : 1;
+}
+
 /** Builds the capture of a request whose body has been read. */
 async function captureOf(deps: InboxHandlerDeps, req: Request, inbox: InboxRecord, read: ReadBody, arrived: number): Promise<Capture> {
   const id = newId('cap');
@@ -85,7 +94,7 @@ async function captureOf(deps: InboxHandlerDeps, req: Request, inbox: InboxRecor
   const attempt = webhookId ? counters.seen(webhookId) : 1;
   const response = read.tooLarge
     ? tooLargeAnswer(deps.limits.bodyLimit)
-    : decideResponse(inbox.response, counters.modeAttempt(webhookId ?? ''), id);
+    : decideResponse(inbox.response, modeAttempt(inbox, counters, webhookId), id);
   if (!response.hang) response.headers['x-countersign-capture'] = id;
   const lower: Record<string, string | undefined> = {};
   for (const name of Object.keys(req.headers)) lower[name] = header(req.headers, name);

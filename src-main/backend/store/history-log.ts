@@ -65,7 +65,7 @@ class SegmentedHistoryLog implements HistoryLog {
     this.held = new HeldIndex(this.clock, {
       segments: () => this.segments,
       quiet: () => this.state === 'open' && !this.retention.busy && this.cur.written === this.cur.size && !this.sidecars.busy,
-      released: () => this.known.clear(), // its notes name rows of the index let go
+      released: () => [this.known, this.bodies].forEach((kept) => kept.clear()), // notes on the index's rows; recent bodies (~4 MiB)
     });
   }
 

@@ -58,6 +58,19 @@ describe('response modes', () => {
     expect((await send(h, `/in/${id}`, '{}', { 'webhook-id': 'msg_a' })).status).toBe(200);
   });
 
+  it('counts attempts by webhook-id only under fail_first_n, the one mode that reads them', async () => {
+    const id = (await h.receiver.inboxes.create({})).id;
+    const modeCounted = () =>
+      (h.receiver.inboxes as unknown as { modeCounts: Map<string, { m: Map<string, number> }> }).modeCounts.get(id)?.m.size ?? 0;
+    for (const wid of ['msg_a', 'msg_b', 'msg_a']) expect((await send(h, `/in/${id}`, '{}', { 'webhook-id': wid })).status).toBe(200);
+    expect(modeCounted()).toBe(0);
+    // Switched to fail_first_n, it counts from then on (as it always did: a new mode starts afresh).
+    await h.receiver.inboxes.update(id, { response: { mode: 'fail_first_n', fail_first_n: 1, fail_status: 503 } });
+    expect((await send(h, `/in/${id}`, '{}', { 'webhook-id': 'msg_a' })).status).toBe(503);
+    expect((await send(h, `/in/${id}`, '{}', { 'webhook-id': 'msg_a' })).status).toBe(200);
+    expect(modeCounted()).toBe(1);
+  });
+
   it('gone answers 410', async () => {
     const id = await inboxWith({ mode: 'gone' });
     expect((await send(h, `/in/${id}`, '{}')).status).toBe(410);

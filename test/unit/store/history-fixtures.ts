@@ -100,6 +100,7 @@ export function summaryAfter(old: DeliverySummary, a: AttemptRecord): DeliverySu
 export interface LogInternals {
   idx: HistoryIndex;
   held: HeldIndex;
+  bodies: { readonly bytes: number };
   retention: { idle(): Promise<void> };
   sidecars: { idle(): Promise<void> };
 }

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src-main/backend/clock.js';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
 import { HOLD_MS, releaseIdleIndexes } from '../../../src-main/backend/store/history/held-index.js';
+import { readSidecarSync } from '../../../src-main/backend/store/history/sidecar.js';
 import { attempt, historyLogs, internals, settle } from './history-fixtures.js';
 import { answers, attemptsOf, fill } from './history-answers.js';
 
@@ -33,6 +34,27 @@ async function collect(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
+}
+
+/** Where `root` reaches a typed array of `min` bytes or more over a plain (malloc'd) ArrayBuffer, by path. */
+function mallocdArrays(root: unknown, min: number): string[] {
+  const found: string[] = [];
+  const seen = new Set<object>();
+  const walk = (v: unknown, path: string): void => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (ArrayBuffer.isView(v)) {
+      if (v.byteLength >= min && !(v.buffer as ArrayBuffer & { resizable?: boolean }).resizable) found.push(`${path} (${v.byteLength} B)`);
+      return;
+    }
+    const entries =
+      v instanceof Map || v instanceof Set
+        ? [...v.entries()].map(([k, x], i) => [String(typeof k === 'object' ? i : k), x])
+        : Object.entries(v);
+    for (const [k, x] of entries) walk(x, `${path}.${k}`);
+  };
+  walk(root, '');
+  return found;
 }
 
 describe('history log: the index let go while idle', () => {
@@ -56,8 +78,12 @@ describe('history log: the index let go while idle', () => {
 
     expect(log.getDelivery(ids[0])).toBeDefined();
     const gone = new WeakRef(internals(log).idx);
+    expect(internals(log).bodies.bytes).toBeGreaterThan(0);
     expect(releaseIdleIndexes()).toBe(1);
     expect(internals(log).held.held).toBe(false);
+    // The recent events' bodies went with it (attempts logged from now on hold their own copy).
+    expect(internals(log).bodies.bytes).toBe(0);
+    expect(internals(kept).bodies.bytes).toBeGreaterThan(0);
     await collect();
     expect(gone.deref() === undefined).toBe(true); // nothing kept the index let go
     expect(await everything(log, ids)).toBe(before);
@@ -96,6 +122,25 @@ describe('history log: the index let go while idle', () => {
     expect(await everything(log, all)).toBe(last);
     await log.close();
     expect(await everything((await open({ clock })).log, all)).toBe(last);
+  });
+
+  it("rebuilds into memory mapped from the system, never into malloc'd blocks (a freed one kept the C heap grown for good)", async () => {
+    const clock = new ManualClock(Date.parse('2026-11-27T03:00:00.000Z'));
+    const { dir, open } = await setup();
+    const log = (await open({ clock })).log;
+    fill(log, 2400); // one company: its time order's slots alone are ~10 KB
+    await settle(log);
+    clock.advance(HOLD_MS);
+    expect(releaseIdleIndexes()).toBe(1);
+    expect(log.getDelivery('msg_00001')?.id).toBe('msg_00001');
+    expect(internals(log).held.reloads).toBe(1);
+    expect(mallocdArrays(internals(log).idx, 4096)).toEqual([]);
+    // What each sidecar decodes to (the rebuild's and start-up's transient columns), however small.
+    const name = (await readdir(dir)).filter((f) => f.endsWith('.idx')).sort()[0];
+    const segment = join(dir, name.replace(/\.idx$/, '.jsonl'));
+    const data = readSidecarSync(segment, internals(log).idx.segs.get(Number(/seg-(\d+)/.exec(name)?.[1]))?.size ?? -1);
+    expect(typeof data).toBe('object');
+    expect(mallocdArrays(data, 1)).toEqual([]);
   });
 
   it('keeps the index while a write is buffered, and lets it go once it is written', async () => {

@@ -15,6 +15,7 @@ import type { BodyRef } from './compact.js';
 import type { LineBytes } from './line-bytes.js';
 import type { AttemptRecord } from '../history-types.js';
 import { bodyField } from './body-codec.js';
+import { systemBuffer } from './columns.js';
 
 /** Recent events kept with their text: the events of a burst's waiting deliveries (25,000 at 50 subscriptions an event) when a segment rotates. */
 const ENTRIES = 512;
@@ -34,11 +35,19 @@ class HashedBodies {
   private count = 0;
   private readonly digests = new Map<string, Buffer>();
 
+  // Over buffers the system maps itself (columns.ts systemBuffer), not malloc'd: made while
+  // the service works and let go at an idle release, a malloc'd ring would leave 2 MiB of
+  // holes in glibc's heap (resident, as only its top is given back) and raise its mmap threshold.
   constructor(private readonly size: number) {
-    this.seg = new Int32Array(size);
-    this.off = new Float64Array(size);
-    this.length = new Int32Array(size);
-    this.digest = new Uint8Array(size * DIGEST);
+    this.seg = new Int32Array(systemBuffer(size * 4));
+    this.off = new Float64Array(systemBuffer(size * 8));
+    this.length = new Int32Array(systemBuffer(size * 4));
+    this.digest = new Uint8Array(systemBuffer(size * DIGEST));
+  }
+
+  /** Its columns' bytes (allocated once, whole). */
+  get bytes(): number {
+    return this.size * (4 + 8 + 4 + DIGEST);
   }
 
   add(loc: Loc, body: string): void {
@@ -86,12 +95,6 @@ class HashedBodies {
     const i = (first + lo) % this.size;
     return lo < this.count && this.seg[i] === seg && this.off[i] === off ? i : -1;
   }
-
-  clear(): void {
-    this.next = 0;
-    this.count = 0;
-    this.digests.clear();
-  }
 }
 
 /** A recent event: its body, where its line is, and that line's body field. */
@@ -104,8 +107,8 @@ interface Recent {
 export class RecentBodies {
   private readonly map = new Map<string, Recent>();
   private chars = 0;
-  /** Events pushed out of `map`, by place and hash. */
-  private readonly hashed = new HashedBodies(65_536);
+  /** Events pushed out of `map`, by place and hash (made at the first one: cleared, it is let go with its 2 MiB). */
+  private hashed: HashedBodies | null = null;
 
   /** `eventLoc`: where an event's (latest) line is, from the index. */
   constructor(private readonly eventLoc: (eventId: string) => Loc | undefined) {}
@@ -134,7 +137,7 @@ export class RecentBodies {
       const [id, first] = this.map.entries().next().value as [string, Recent];
       this.map.delete(id);
       this.chars -= first.body.length + first.field.length;
-      this.hashed.add(first.loc, first.body);
+      (this.hashed ??= new HashedBodies(65_536)).add(first.loc, first.body);
     }
   }
 
@@ -142,6 +145,7 @@ export class RecentBodies {
   where(eventId: string, body: string): Loc | undefined {
     const e = this.map.get(eventId);
     if (e) return e.body === body ? e.loc : undefined;
+    if (!this.hashed) return undefined;
     const loc = this.eventLoc(eventId);
     return loc && this.hashed.holds(loc, body) ? loc : undefined;
   }
@@ -165,9 +169,15 @@ export class RecentBodies {
     return !ref || fits(line.n) ? line : attemptBytes(a, undefined, patch);
   }
 
+  /** What it holds now, in bytes: the recent texts (2 a character) and the ring once made; 0 once cleared. */
+  get bytes(): number {
+    return this.chars * 2 + (this.hashed?.bytes ?? 0);
+  }
+
+  /** Forgets every body (later attempts hold their own copy); what it held is let go. */
   clear(): void {
     this.map.clear();
-    this.hashed.clear();
+    this.hashed = null;
     this.chars = 0;
   }
 }

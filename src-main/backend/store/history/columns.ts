@@ -119,6 +119,25 @@ export function systemBuffer(bytes: number): ArrayBuffer {
 }
 
 /**
+ * A typed array of `n` zeroed entries in a systemBuffer (mapped from the system, not
+ * malloc'd), for arrays of tens of KiB and more that live only while the history is
+ * loaded or rebuilt: what a sidecar decodes to, the sums made from it. Each such malloc'd
+ * block (glibc's mmap threshold ends at ~2.3 MB here) went into the C heap, and the small
+ * blocks malloc'd meanwhile for what lives on kept the heap from shrinking once they were
+ * freed: a rebuild of 140,000 deliveries left ~12 MiB free but resident there
+ * (docs/storage.md, "The delivery history in memory").
+ */
+export function systemArray<T extends Column>(Ctor: SystemArrayCtor<T>, n: number): T {
+  return new Ctor(systemBuffer(n * Ctor.BYTES_PER_ELEMENT));
+}
+
+/** A typed array's constructor, as systemArray() calls it. */
+export interface SystemArrayCtor<T extends Column> {
+  new (buffer: ArrayBuffer): T;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+/**
  * An empty column of `Ctor`'s kind over a resizable buffer, as grown() makes them (no room
  * reserved until its first growth). A structure's columns start this way so that the code
  * reading them only ever meets typed arrays over resizable buffers: V8 gives a typed array

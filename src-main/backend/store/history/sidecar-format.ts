@@ -16,6 +16,7 @@ import type { DeliverySummary, EventSummary } from '../history-types.js';
 import type { ScannedRecord } from './records.js';
 import { deliveryColumns, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
 import type { EventRows } from './event-table.js';
+import { systemArray, type SystemArrayCtor } from './columns.js';
 
 /** The sidecar file of the segment file at `segmentPath`. */
 export function sidecarPath(segmentPath: string): string {
@@ -202,12 +203,12 @@ export function isMagic(buf: Buffer): boolean {
 function readColumn(bytes: Uint8Array | undefined, col: ColEntry, like: Column, view: boolean): Column | string {
   const Ctor = like.constructor as ColumnCtor;
   if (!bytes) return 'cut short';
-  if (col.length === 4) return decodeColumn(Ctor, col[2], col[3], bytes);
+  if (col.length === 4) return decodeColumn(Ctor, col[2], col[3], bytes, systemArray(Ctor as unknown as SystemArrayCtor<Column>, col[2]));
   const width = like.BYTES_PER_ELEMENT;
   if (view && bytes.byteOffset % width === 0 && bytes.length >= col[2] * width)
     return new (Ctor as unknown as new (b: ArrayBufferLike, at: number, n: number) => Column)(bytes.buffer, bytes.byteOffset, col[2]);
-  const arr = new Ctor(col[2]);
-  if (arr.byteLength > bytes.length) return 'cut short';
+  if (col[2] * width > bytes.length) return 'cut short';
+  const arr = systemArray(Ctor as unknown as SystemArrayCtor<Column>, col[2]); // not malloc'd: columns.ts systemArray
   new Uint8Array(arr.buffer).set(bytes.subarray(0, arr.byteLength));
   return arr;
 }

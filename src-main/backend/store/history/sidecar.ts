@@ -14,7 +14,7 @@ import { decodeEvent } from './event-table.js';
 import { decodeRow } from './delivery-row.js';
 import { idKeyBytes } from './closed-ids.js';
 import type { IdBytes } from './id-table.js';
-import { latin1Of } from './columns.js';
+import { latin1Of, systemArray } from './columns.js';
 import { HistoryIndex } from './index-state.js';
 import { Loader } from './loader.js';
 import { newSegment, scanSegment, type Loc, type Segment } from './segments.js';
@@ -134,15 +134,15 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
   // Each string and event id once (a reference held while the rows take theirs).
   const strMap = Int32Array.from(h.strings, (v) => (v === null ? -1 : idx.strs.add(v)));
   const evtMap = Int32Array.from(h.eventIds, (v) => (v === null ? -1 : idx.eventIds.add(v)));
-  const ids: IdBytes = { bytes: data.idBytes, at: new Float64Array(h.rows), len: data.idLen };
-  const aFirst = new Int32Array(h.rows + 1);
+  const ids: IdBytes = { bytes: data.idBytes, at: systemArray(Float64Array, h.rows), len: data.idLen };
+  const aFirst = systemArray(Int32Array, h.rows + 1);
   for (let k = 0, at = 0; k < h.rows; k++) {
     ids.at[k] = at;
     at += Math.max(0, ids.len[k]);
     aFirst[k + 1] = aFirst[k] + data.aCount[k];
   }
   // Each id's key worked out once, for the "already known?" lookup below and the insert after it.
-  ids.key = new Float64Array(h.rows);
+  ids.key = systemArray(Float64Array, h.rows);
   for (let k = 0; k < h.rows; k++) if (ids.len[k] >= 0) ids.key[k] = idKeyBytes(ids.bytes, ids.at[k], ids.len[k]);
   const wide = new Map(h.wideIds);
   const odd = new Map(h.odd);

@@ -163,7 +163,9 @@ export class TimeOrders {
   build(companies: Iterable<[number, ArrayLike<number>]>, createdMs: (slots: Int32Array, out: Float64Array) => void): void {
     this.byCompany.clear();
     for (const [company, list] of companies) {
-      const slots = Int32Array.from(list);
+      // The slots in a resizable buffer too, as add() grows them: Int32Array.from's block of the C heap stayed there for good.
+      const slots = grown(new Int32Array(0), list.length);
+      slots.set(list);
       // The times only to sort by, then dropped: in a resizable buffer, which the system
       // maps and unmaps, not a block of the C heap of several MiB (docs/storage.md).
       const ms = grown(new Float64Array(0), slots.length);
