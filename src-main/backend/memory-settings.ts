@@ -80,13 +80,6 @@ function setCodeFlush(on: boolean): void {
 /** How much the old generation may grow past what the last full collection left, in %. */
 export const HEAP_GROWING_PERCENT = 20;
 
-/**
- * How much the old generation may grow past what the last full collection left while a burst
- * of deliveries waits (BURST_BACKLOG or more), in %: 0 is V8's own rule (its factor follows
- * the ratio of collection speed to allocation speed, up to 4x).
- */
-export const BURST_HEAP_GROWING_PERCENT = 0;
-
 /** The young generation's largest size (both semi-spaces together) under steady load, in MiB, where V8 honours it. */
 export const YOUNG_GENERATION_CAP_MIB = 8;
 
@@ -115,24 +108,8 @@ export function applyMemorySettings(backlog?: () => number): void {
   if (applied) return;
   applied = true;
   for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
-  const burst = () => backlogOf() >= BURST_BACKLOG;
-  capYoungGeneration(() => (burst() ? YOUNG_GENERATION_BURST_CAP_MIB : YOUNG_GENERATION_CAP_MIB) * 1024 * 1024);
-  new PerformanceObserver(() => heapGrowing(burst() ? BURST_HEAP_GROWING_PERCENT : HEAP_GROWING_PERCENT)).observe({ entryTypes: ['gc'] });
-  // The burst's growth ends before the collection that follows a worked-off burst (its limit is the steady one).
-  const beforeCollection = () => {
-    if (!burst()) heapGrowing(HEAP_GROWING_PERCENT);
-    releaseForIdle();
-  };
-  startIdleCollector({ backlog: () => backlogOf(), release: beforeCollection, collected: afterIdleCollection });
-}
-
-let growingPercent = HEAP_GROWING_PERCENT;
-
-/** Sets the old generation's growth past a full collection (V8 reads it when the collection sets the next limit). */
-function heapGrowing(percent: number): void {
-  if (percent === growingPercent) return;
-  growingPercent = percent;
-  setFlagsFromString(`--heap-growing-percent=${percent}`);
+  capYoungGeneration(() => (backlogOf() >= BURST_BACKLOG ? YOUNG_GENERATION_BURST_CAP_MIB : YOUNG_GENERATION_CAP_MIB) * 1024 * 1024);
+  startIdleCollector({ backlog: () => backlogOf(), release: releaseForIdle, collected: afterIdleCollection });
 }
 
 /** The young generation's committed size now (both semi-spaces), in bytes. */
