@@ -12,7 +12,15 @@
 // of 2026-11-27, delivery/http-sender.ts with net/h1-request.ts).
 // Run after `npm run build`:
 //   node bench/compile-by-source.mjs [bursts=2] [top=30]
-// Extra flags for the service's node (e.g. --trace-deopt): COMPILE_NODE_ARGS="...".
+// Extra flags for the service's node (e.g. --trace-deopt): COMPILE_NODE_ARGS="...". With
+// --log-deopt among them, each burst also prints its deoptimizations by reason.
+// IDLE_BEFORE=k: before burst k the service idles until 75 s after its start (past HOLD_MS)
+// and 6 s more, so that the idle collection lets its history index go and that burst
+// rebuilds it first (docs/storage.md, "The delivery history in memory"). Only if that
+// collection comes 60 s or more after the start with the history quiet: one that came
+// sooner (3 quiet seconds after burst k-1) is not run again while nothing grows, and the
+// release then comes after burst k, so a later burst rebuilds. The burst that rebuilt lists
+// sidecar.ts applySidecar and index-state.ts buildLists among its compiled code.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -93,6 +101,20 @@ function turbofanBySource(logFile, fromMs, toMs) {
   return [...by.entries()].sort((a, b) => b[1].bytes - a[1].bytes);
 }
 
+/** Deoptimizations in [fromMs, toMs] (logged with --log-deopt), by reason. */
+function deoptsIn(logFile, fromMs, toMs) {
+  const by = new Map();
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.startsWith('code-deopt,')) continue;
+    const f = line.split(',');
+    const ms = Number(f[1]) / 1000;
+    if (ms < fromMs || ms > toMs) continue;
+    const reason = f[f.length - 1].replace(/"/g, '');
+    by.set(reason, (by.get(reason) ?? 0) + 1);
+  }
+  return [...by.entries()].sort((a, b) => b[1] - a[1]);
+}
+
 function printBurst(r, logFile) {
   const per = (ticks) => ((ticks / TICK) * 1e6) / (PUTS * SUBS);
   const rows = turbofanBySource(logFile, r.fromMs, r.toMs);
@@ -102,6 +124,8 @@ function printBurst(r, logFile) {
     `burst ${r.i}: ${r.seconds.toFixed(2)} s; CPU a delivery: main thread ${per(r.main).toFixed(1)} µs, other threads ${per(r.others).toFixed(1)}; ` +
       `TurboFan code made: ${n} functions, ${(bytes / 1024).toFixed(0)} KB; load average ${os.loadavg()[0].toFixed(1)}`,
   );
+  const deopts = deoptsIn(logFile, r.fromMs, r.toMs);
+  if (deopts.length) console.log(`  deoptimizations: ${deopts.map(([why, k]) => `${why} x${k}`).join('; ')}`);
   for (const [where, e] of rows.slice(0, top)) {
     const fns = [...e.fns.entries()].sort((a, b) => b[1] - a[1]).map(([fn, k]) => (k > 1 ? `${fn} x${k}` : fn));
     console.log(
@@ -126,6 +150,10 @@ try {
   await putCount(ctx, Math.ceil(WARMUP_DELIVERIES / SUBS), SUBS, 'warm-up');
   const results = [];
   for (let i = 0; i < bursts; i++) {
+    if (i === Number(process.env.IDLE_BEFORE ?? -1)) {
+      while (Date.now() - cs.spawnedAt < 75_000) await sleep(1000);
+      await sleep(6000);
+    }
     await sleep(1000);
     const t0 = threadTicks(cs.pid);
     const fromMs = sinceStart();

@@ -8,9 +8,13 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { keptOf } from '../../../src-main/backend/store/history/kept-shapes.js';
+import { keptWhere } from '../../../src-main/backend/store/history/kept-shapes.js';
 import { NotedRecords } from '../../../src-main/backend/store/history/known-foreign.js';
 import { OwnIds } from '../../../src-main/backend/store/history/own-ids.js';
+import { COLD_SOURCE_COLUMNS, coldSourceOfColumns } from '../../../src-main/backend/store/history/cold-source.js';
+import type { ColdSource } from '../../../src-main/backend/store/history/cold-rows.js';
+import type { Column } from '../../../src-main/backend/store/history/column-codec.js';
+import type { SidecarHeader } from '../../../src-main/backend/store/history/sidecar-format.js';
 
 setFlagsFromString('--allow-natives-syntax');
 setFlagsFromString('--expose-gc');
@@ -43,9 +47,35 @@ const cases: Case[] = [
   ["OwnIds (the close's scan for other segments' lines)", OwnIds, () => new OwnIds(rows(100).bytes, rows(100).len, [])],
 ];
 
+/** A ColdSource as a close's eviction makes one from its sidecar's columns (n rows, one attempt each). */
+function coldSource(n: number): ColdSource {
+  const ids = rows(n);
+  const cols = new Map<string, Column>(
+    COLD_SOURCE_COLUMNS.map((name): [string, Column] => {
+      if (name === 'idBytes') return [name, ids.bytes];
+      if (name === 'idLen') return [name, ids.len];
+      if (name === 'aCount') return [name, new Int32Array(n).fill(1)];
+      return [name, /^(r\.(lastAt|code|dur|next)|aOff)$/.test(name) ? new Float64Array(n) : new Int32Array(n)];
+    }),
+  );
+  return coldSourceOfColumns({ rows: n, strings: ['a'] } as unknown as SidecarHeader, cols) as ColdSource;
+}
+
 describe('kept shapes', () => {
+  it("ColdSource (a closed segment's cold fields, at each eviction): it, its rows and its ids keep the kept one's maps", async () => {
+    const keptSource = keptWhere((o) => 'aFirst' in o) as ColdSource;
+    expect(typeof keptSource.rows).toBe('object');
+    const later = await afterCollection(() => coldSource(100));
+    expect(later.aFirst[100]).toBe(100);
+    expect([haveSameMap(later, keptSource), haveSameMap(later.rows, keptSource.rows), haveSameMap(later.ids, keptSource.ids)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it.each(cases)("%s: one made after the last was collected has the kept instance's map", async (_, Ctor, make) => {
-    const kept = keptOf(Ctor);
+    const kept = keptWhere((o) => o instanceof Ctor);
     expect(kept).toBeDefined();
     const later = await afterCollection(make);
     expect(haveSameMap(later, kept as object)).toBe(true);

@@ -19,7 +19,7 @@ import { scanLine } from '../../../src-main/backend/store/history/records.js';
 import { newSegment } from '../../../src-main/backend/store/history/segments.js';
 import { decodeSidecar } from '../../../src-main/backend/store/history/sidecar-format.js';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { attempt, delivery, event, historyLogs, summaryAfter } from './history-fixtures.js';
+import { attempt, delivery, event, historyLogs, settle, summaryAfter } from './history-fixtures.js';
 
 describe('records of attempt lines noted when appended', () => {
   it('are the scan`s record of each line, and lines changed again since are left to the scan (property)', () => {
@@ -103,8 +103,8 @@ describe('records of attempt lines noted when appended', () => {
 const setup = historyLogs({ cap: 40, segmentDeliveries: 6 });
 const files = async (dir: string, ext: string) => (await readdir(dir)).filter((n) => n.endsWith(ext)).sort();
 
-/** Deliveries attempted three behind their creation through recordAttempted, with every kind of later change. */
-async function fillAttempted(log: HistoryLog, n: number) {
+/** Deliveries attempted `lag` behind their creation through recordAttempted, with every kind of later change; returns each one's last summary. */
+async function fillAttempted(log: HistoryLog, n: number, lag = 3) {
   const summaries = new Map<string, DeliverySummary>();
   const attemptOf = (id: string, nth: number, ok: boolean) =>
     attempt({
@@ -122,7 +122,7 @@ async function fillAttempted(log: HistoryLog, n: number) {
     const v = i % 11 === 5 ? { ...base, created_at: '2025-01-01T00:00:00Z', imported: true as const } : base;
     summaries.set(v.id, v);
     log.recordDelivery(v);
-    const j = i - 3;
+    const j = i - lag;
     if (j < 0) continue;
     const id = `msg_${j}`;
     const old = summaries.get(id)!;
@@ -145,6 +145,7 @@ async function fillAttempted(log: HistoryLog, n: number) {
     }
   }
   await log.flush();
+  return summaries;
 }
 
 describe('sidecars with records noted at append time', () => {
@@ -164,4 +165,26 @@ describe('sidecars with records noted at append time', () => {
     expect(await files(dir, '.idx')).toEqual(names);
     for (const [i, f] of names.entries()) expect((await readFile(join(dir, f))).equals(fromMemory[i]), f).toBe(true);
   });
+});
+
+describe('a close of more rows than one chunk of its loops (kept-shapes.ts CHUNK_ROWS)', () => {
+  it('gives the bytes scanning gives, and every delivery reads back as recorded once its segment gave its rows up', async () => {
+    // Segments of 5,000, attempts 4,500 behind: each close notes ~4,500 lines about older
+    // segments' deliveries and gives up ~5,000 rows, across the 4,096-row chunks.
+    const { dir, open } = await setup({ cap: 100_000, segmentDeliveries: 5_000 });
+    const first = await open();
+    const summaries = await fillAttempted(first.log, 16_000, 4_500);
+    await settle(first.log);
+    for (const [id, v] of summaries) expect(first.log.getDelivery(id), id).toEqual(v);
+    await first.log.close();
+    const names = await files(dir, '.idx');
+    expect(names.length).toBe(3);
+    const fromMemory = await Promise.all(names.map((f) => readFile(join(dir, f))));
+    const foreign = fromMemory.map((b) => (decodeSidecar(b) as { header: { foreign: unknown[] } }).header.foreign.length);
+    expect(Math.min(...foreign.slice(1))).toBeGreaterThan(4_096);
+    for (const f of names) await rm(join(dir, f));
+    const opened = await open({ cap: 100_000, segmentDeliveries: 5_000 });
+    await opened.log.close();
+    for (const [i, f] of names.entries()) expect((await readFile(join(dir, f))).equals(fromMemory[i]), f).toBe(true);
+  }, 60_000);
 });

@@ -14,6 +14,7 @@ import type { IdBytes } from './id-table.js';
 import type { Segment } from './segments.js';
 import { sidecarPath, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 import { dropReadScratch, readSidecarColumns } from './sidecar-read.js';
+import { keepShape } from './kept-shapes.js';
 
 /** How many closed segments' cold fields stay decoded. */
 export const COLD_CACHE_SEGMENTS = 2;
@@ -142,3 +143,23 @@ function idRows(bytes: Uint8Array, len: Int32Array): IdBytes | undefined {
   const total = len.length === 0 ? 0 : at[len.length - 1] + Math.max(0, len[len.length - 1]);
   return total === bytes.length ? { bytes, at, len } : undefined;
 }
+
+// A ColdSource of no rows, made as each close's is: its hidden classes (and its rows' and
+// ids') stay, so the eviction's code, which meets one per close, stays compiled (kept-shapes.ts).
+keepShape(
+  coldSourceOfColumns(
+    { rows: 0, strings: [] } as unknown as SidecarHeader,
+    new Map<string, Column>([
+      ...COLD_NAMES.map((name): [string, Column] => [
+        name,
+        /^r\.(lastAt|code|dur|next)$/.test(name) ? new Float64Array(0) : new Int32Array(0),
+      ]),
+      ['aCount', new Int32Array(0)],
+      ['aOff', new Float64Array(0)],
+      ['aLen', new Int32Array(0)],
+      ['aItem', new Int32Array(0)],
+      ['idBytes', new Uint8Array(0)],
+      ['idLen', new Int32Array(0)],
+    ]),
+  ) as ColdSource,
+);

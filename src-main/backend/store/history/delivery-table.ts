@@ -183,7 +183,7 @@ export class DeliveryTable {
 
   /** evictRows (evict-rows.ts): the deliveries of `segId` whose fields are row k of `src`, just written, give theirs up. */
   evict(segId: number, src: ColdSource, slots: ArrayLike<number>): number {
-    return evictRows(this, this.pool, (s) => this.odd.has(s), { segId, src, slots });
+    return evictRows(this, this.pool, this.odd, { segId, src, slots });
   }
 
   /** How many summaries are kept whole. */

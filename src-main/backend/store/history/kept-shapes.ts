@@ -9,13 +9,21 @@
 // its maps, so the code compiled at one close serves the next.
 const kept: object[] = [];
 
+/**
+ * Rows a per-close loop handles per call. A function called once per close whose work is
+ * one long loop is optimized on stack (OSR), and V8 holds that code only weakly: it is gone
+ * after the next full collections, so each close compiled it again. A loop run a chunk at a
+ * time, each chunk a call, is optimized as a function, and that code stays.
+ */
+export const CHUNK_ROWS = 4096;
+
 /** Keeps `o` (a small instance made like the per-close ones) alive for as long as the process runs; returns it. */
 export function keepShape<T extends object>(o: T): T {
   kept.push(o);
   return o;
 }
 
-/** The instance kept for class `Ctor` (tests: it must have the maps a real one gets). */
-export function keptOf<T extends object>(Ctor: abstract new (...args: never[]) => T): T | undefined {
-  return kept.find((o): o is T => o instanceof Ctor);
+/** The kept object that `test` accepts (tests: it must have the maps a real one gets). */
+export function keptWhere(test: (o: object) => boolean): object | undefined {
+  return kept.find(test);
 }

@@ -17,7 +17,7 @@ import type { DeliveryTable } from './delivery-table.js';
 import type { HistoryIndex } from './index-state.js';
 import type { ScannedRecord } from './records.js';
 import type { Loc, Segment } from './segments.js';
-import { keepShape } from './kept-shapes.js';
+import { CHUNK_ROWS, keepShape } from './kept-shapes.js';
 
 /** A record as a sidecar keeps it: the record, its line's offset and length (no newline). */
 export type ForeignRecord = [ScannedRecord, number, number];
@@ -61,20 +61,41 @@ export class KnownForeign {
    */
   take(idx: HistoryIndex, seg: Segment): NotedRecords {
     const { d, pool } = idx;
+    // Loops a chunk at a time, each a call (kept-shapes.ts): their code stays compiled from one close to the next.
     const keep: number[] = [];
-    // Each note's test is a call of its own: a loop body of calls keeps its compiled code from one close to the next.
-    for (let k = 0; k < this.n; k++) if (this.describes(d, pool, seg.id, k)) keep.push(k);
-    const slots = keep.map((k) => this.slot[k]);
+    for (let from = 0; from < this.n; from += CHUNK_ROWS) this.keepIn(d, pool, seg.id, from, Math.min(this.n, from + CHUNK_ROWS), keep);
+    const slots: number[] = [];
+    for (let from = 0; from < keep.length; from += CHUNK_ROWS) this.slotsIn(keep, from, Math.min(keep.length, from + CHUNK_ROWS), slots);
     const noted = new NotedRecords(keep.length, d.ids.rowsOf(slots));
-    for (let j = 0; j < keep.length; j++) noted.capture(j, d, slots[j], this.off[keep[j]], this.len[keep[j]], this.bits[keep[j]]);
+    for (let from = 0; from < keep.length; from += CHUNK_ROWS)
+      this.captureIn(noted, d, keep, slots, from, Math.min(keep.length, from + CHUNK_ROWS));
     this.clear();
     return noted;
   }
 
-  /** Whether noted line `k` (in segment `segId`) is still its delivery's last change, the row of the usual shape. */
-  private describes(d: DeliveryTable, pool: HistoryIndex['pool'], segId: number, k: number): boolean {
-    const s = this.slot[k];
-    return d.isLive(s) && !this.touched.has(s) && d.isUsual(s) && pool.isAt(d.attemptTail(s), segId, this.off[k]);
+  /** Appends to `keep` the notes among [from, to) whose lines (in segment `segId`) are still their deliveries' last change, the rows of the usual shape. */
+  private keepIn(d: DeliveryTable, pool: HistoryIndex['pool'], segId: number, from: number, to: number, keep: number[]): void {
+    for (let k = from; k < to; k++) {
+      const s = this.slot[k];
+      if (d.isLive(s) && !this.touched.has(s) && d.isUsual(s) && pool.isAt(d.attemptTail(s), segId, this.off[k])) keep.push(k);
+    }
+  }
+
+  /** Appends to `slots` the slots of notes keep[from, to). */
+  private slotsIn(keep: readonly number[], from: number, to: number, slots: number[]): void {
+    for (let j = from; j < to; j++) slots.push(this.slot[keep[j]]);
+  }
+
+  /** Captures records [from, to) of `noted` (notes keep[j], at slots[j]). */
+  private captureIn(
+    noted: NotedRecords,
+    d: DeliveryTable,
+    keep: readonly number[],
+    slots: readonly number[],
+    from: number,
+    to: number,
+  ): void {
+    for (let j = from; j < to; j++) noted.capture(j, d, slots[j], this.off[keep[j]], this.len[keep[j]], this.bits[keep[j]]);
   }
 
   clear(): void {

@@ -130,17 +130,8 @@ function* scanSteps(onRecord: OnRecord, wanted?: Wanted): Generator<ScanRead, Sc
       const bytesRead: number = yield { buf, at: filled, len: buf.length - filled, pos: bufStart + filled };
       if (bytesRead === 0) break;
       filled += bytesRead;
-      let lineStart = 0;
-      for (;;) {
-        const nl = buf.indexOf(10, lineStart);
-        if (nl < 0 || nl >= filled) break;
-        if (nl > lineStart && (!wanted || wanted(buf, lineStart, nl, bufStart + lineStart))) {
-          const rec = scanLine(buf, lineStart, nl);
-          if (rec) onRecord(rec, bufStart + lineStart, nl - lineStart);
-          else skipped++;
-        }
-        lineStart = nl + 1;
-      }
+      const lineStart = scanLines(buf, filled, bufStart, onRecord, wanted);
+      skipped += linesSkipped;
       if (lineStart > 0) {
         buf.copy(buf, 0, lineStart, filled);
         bufStart += lineStart;
@@ -150,6 +141,31 @@ function* scanSteps(onRecord: OnRecord, wanted?: Wanted): Generator<ScanRead, Sc
     return { validLength: bufStart, fileSize: bufStart + filled, skipped };
   } finally {
     spareChunk = chunk;
+  }
+}
+
+/** Damaged lines the last scanLines call skipped. */
+let linesSkipped = 0;
+
+/**
+ * The whole lines of buf[0, filled) (file offset of buf[0]: `bufStart`), each `wanted` one
+ * parsed and given to `onRecord` (linesSkipped: those that did not parse); returns where
+ * the first line not ended yet starts. A function of its own, called once per read: its
+ * code stays compiled from one segment's close to the next (kept-shapes.ts CHUNK_ROWS),
+ * where the scan's loop as one was optimized on stack at every close.
+ */
+function scanLines(buf: Buffer, filled: number, bufStart: number, onRecord: OnRecord, wanted: Wanted | undefined): number {
+  linesSkipped = 0;
+  let lineStart = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, lineStart);
+    if (nl < 0 || nl >= filled) return lineStart;
+    if (nl > lineStart && (!wanted || wanted(buf, lineStart, nl, bufStart + lineStart))) {
+      const rec = scanLine(buf, lineStart, nl);
+      if (rec) onRecord(rec, bufStart + lineStart, nl - lineStart);
+      else linesSkipped++;
+    }
+    lineStart = nl + 1;
   }
 }
 
