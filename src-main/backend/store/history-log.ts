@@ -143,13 +143,13 @@ class SegmentedHistoryLog implements HistoryLog {
       v.id = targets[i].id;
       v.subscription_id = targets[i].subscription_id;
       v.url = urls[i];
-      this.recordOne(v, i + 1 < targets.length, true);
+      this.recordOne(v, i + 1 < targets.length, true, i > 0);
     }
     this.maybeRetain();
   }
 
-  /** One summary of a batch; `fresh`: its id was just made, so it is new (not looked up) and has no orphans. */
-  private recordOne(v: DeliverySummary, more: boolean, fresh: boolean): void {
+  /** One summary of a batch; `fresh`: its id was just made, so it is new (not looked up) and has no orphans; `again`: `v` is the batch's last summary object, changed in its id, subscription and url only. */
+  private recordOne(v: DeliverySummary, more: boolean, fresh: boolean, again = false): void {
     const lines = this.fanout; // and the slot of the delivery whose line is its template
     const existing = fresh ? undefined : this.idx.d.slot(v.id);
     if (existing !== undefined) {
@@ -158,7 +158,7 @@ class SegmentedHistoryLog implements HistoryLog {
     }
     if (this.cur.created >= this.segmentDeliveries && this.cur.size > 0) this.rotate();
     const seq = this.nextDeliverySeq++;
-    const line = lines.line(seq, v, more);
+    const line = lines.line(seq, v, more, again);
     if (this.wouldRotate(line.n)) this.rotate();
     this.writer.putBytes(this.cur, line.buf, line.n); // a base line's place is its seq's: no Loc needed
     this.cur.created++;

@@ -17,6 +17,10 @@ const bytesLine = (seq: number, d: DeliverySummary) => {
 };
 const expectSame = (seq: number, d: DeliverySummary) => expect(bytesLine(seq, d).toString('utf8')).toBe(textLine(seq, d));
 
+/** Strings and values for a fan-out's summaries (binary and any text, a quote and backslash, other JSON values, values JSON leaves out). */
+const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 90 }), fc.string({ maxLength: 120 }), fc.constant('"\\\u0000'));
+const value = fc.oneof(text, fc.constant(null), fc.integer(), fc.double(), fc.constant(-0), fc.constantFrom(undefined, { k: 'v' }));
+
 describe('delivery base lines in bytes', () => {
   it('are the text encoder`s bytes for the engine`s summaries and odd shapes', () => {
     const base = delivery({ id: 'msg_SZORVaR0k5SqymOhSLRInN', next_attempt_at: 1_795_709_538_201 });
@@ -73,8 +77,6 @@ describe('delivery base lines in bytes', () => {
   });
 
   it('of a fan-out, written from its first, are the text encoder`s bytes, and copied only for summaries that differ in id, subscription and url (property)', () => {
-    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 90 }), fc.string({ maxLength: 120 }), fc.constant('"\\\u0000'));
-    const value = fc.oneof(text, fc.constant(null), fc.integer(), fc.double(), fc.constant(-0), fc.constantFrom(undefined, { k: 'v' }));
     const keys = Object.keys(delivery());
     const own = new Set(['id', 'subscription_id', 'url']);
     // Each next summary: the first's with its own three strings, perhaps one other value changed, perhaps a later key.
@@ -123,6 +125,31 @@ describe('delivery base lines in bytes', () => {
         },
       ),
       { seed: 11, numRuns: 400 },
+    );
+  });
+
+  it('of a fan-out written from one object changed in its id, subscription and url only (recordFanout), and told so, are the text encoder`s bytes (property)', () => {
+    const keys = Object.keys(delivery());
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(keys.length - 1), value), { maxLength: 3 }),
+        fc.array(fc.record({ id: text, sub: text, url: text }), { minLength: 1, maxLength: 8 }),
+        fc.nat(),
+        (firstChanges, targets, seq0) => {
+          const v: Record<string, unknown> = { ...delivery() };
+          for (const [i, x] of firstChanges) v[keys[i]] = x;
+          const lines = new FanoutLines().reset();
+          targets.forEach((r, k) => {
+            Object.assign(v, { id: r.id, subscription_id: r.sub, url: r.url });
+            const d = v as unknown as DeliverySummary;
+            const templateBefore = lines.ready;
+            const out = lines.line(seq0 + k, d, k + 1 < targets.length, k > 0);
+            expect(Buffer.from(out.buf.subarray(0, out.n)).toString('utf8')).toBe(textLine(seq0 + k, d));
+            expect(lines.copied).toBe(k > 0 && templateBefore);
+          });
+        },
+      ),
+      { seed: 12, numRuns: 300 },
     );
   });
 

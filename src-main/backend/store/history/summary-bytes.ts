@@ -72,6 +72,10 @@ export function writeBaseOpening(out: LineBytes, seq: number, d: DeliverySummary
   writeSummary(out, d);
 }
 
+/** Whether the three values a fan-out's deliveries differ in are strings (a line from the template writes them as such). */
+const ownStrings = (d: DeliverySummary): boolean =>
+  typeof d.id === 'string' && typeof d.subscription_id === 'string' && typeof d.url === 'string';
+
 /** The fields a fan-out's deliveries differ in (an event's deliveries to its subscriptions): their places in SUMMARY_KEYS. */
 const OWN = [0, 3, 6] as const satisfies readonly number[];
 const SHARED = SUMMARY_KEYS.filter((_, i) => !(OWN as readonly number[]).includes(i));
@@ -108,18 +112,19 @@ export class FanoutLines {
   /** Whether `d` may be written from the template: a plain summary with exactly SUMMARY_KEYS, the template's values but its own three strings. */
   like(d: DeliverySummary): boolean {
     const t = this.shared;
-    if (t === null || !isPlain(d) || !hasKeys(d, SUMMARY_KEYS, true)) return false;
-    if (typeof d.id !== 'string' || typeof d.subscription_id !== 'string' || typeof d.url !== 'string') return false;
+    if (t === null || !isPlain(d) || !hasKeys(d, SUMMARY_KEYS, true) || !ownStrings(d)) return false;
     for (let i = 0; i < SHARED.length; i++) if (!Object.is(d[SHARED[i]], t[i])) return false;
     return true;
   }
 
   /**
    * The base line of `d`; from the template when like(d), else written whole (and, if
-   * `more` lines may follow, kept as the template when it can be).
+   * `more` lines may follow, kept as the template when it can be). `sameAsTemplate`: the
+   * caller knows `d` is the object the template was written from, changed in its own three
+   * values only (HistoryLog.recordFanout), so only those are checked.
    */
-  line(seq: number, d: DeliverySummary, more: boolean): LineBytes {
-    this.copied = this.like(d);
+  line(seq: number, d: DeliverySummary, more: boolean, sameAsTemplate = false): LineBytes {
+    this.copied = sameAsTemplate && this.shared !== null ? ownStrings(d) : this.like(d);
     if (!this.copied && !more) this.shared = null;
     if (!this.copied) return more ? this.first(seq, d) : deliveryBaseBytes(seq, d);
     const out = lineBuffer();
@@ -139,7 +144,7 @@ export class FanoutLines {
   private first(seq: number, d: DeliverySummary): LineBytes {
     this.shared = null;
     if (!isPlain(d) || !hasKeys(d, SUMMARY_KEYS, true)) return deliveryBaseBytes(seq, d);
-    if (typeof d.id !== 'string' || typeof d.subscription_id !== 'string' || typeof d.url !== 'string') return deliveryBaseBytes(seq, d);
+    if (!ownStrings(d)) return deliveryBaseBytes(seq, d);
     const out = lineBuffer();
     out.ascii('{"t":"d","s":');
     out.num(seq);
