@@ -10,7 +10,8 @@
 // writes), with the history's segment count (a round of 30,000 deliveries closes 1-2
 // segments of 25,000 at the default cap). With `--trace-opt` among the service's flags,
 // it also prints the TurboFan compiles each round made, by function (code compiled again
-// at every segment close shows here: docs/benchmark.md, figure 3).
+// at every segment close shows here: docs/benchmark.md, figure 3). Last, the mean of the
+// rounds after the first (what an A/B compares: the first round's close runs cold code).
 // Run after `npm run build`:
 //   node bench/backlog-threads.mjs [rounds=4]
 // Environment: BACKLOG_NODE_ARGS="--trace-opt" (flags for the service's node),
@@ -88,6 +89,7 @@ try {
   const paths = ctx.docs.map((d) => `/documents/${d}`);
   const headers = { 'x-api-key': cs.key, 'content-type': 'application/json' };
   const perDelivery = (ticks) => (((ticks / TICK) * 1e6) / (PUTS * SUBS)).toFixed(1);
+  const later = { all: 0, main: 0, n: 0 }; // rounds after the first (its close is the first after the burst's: cold code)
   for (let r = 0; r < rounds; r++) {
     await sleep(300);
     await call(`${receiver.url}/__hold`, { method: 'POST' });
@@ -105,6 +107,11 @@ try {
     await waitDrained(cs, receiver.url, ctx.expectedCs, { timeoutMs: 150_000 });
     const segs = readdirSync(join(ctx.dataDir, 'history')).filter((f) => f.endsWith('.jsonl')).length;
     const threads = [...t1].map(([k, v]) => [k, v - (t0.get(k) ?? 0)]).filter(([, v]) => v > 0);
+    if (r > 0) {
+      later.all += t1.get('all') - t0.get('all');
+      later.main += t1.get('main') - t0.get('main');
+      later.n++;
+    }
     console.log(
       `round ${r}: PUTs ${stored.seconds.toFixed(2)} s, ${segs} segments; CPU a delivery (µs): ` +
         threads.map(([k, v]) => `${k} ${perDelivery(v)}`).join(' · ') +
@@ -117,6 +124,10 @@ try {
       console.log(`  TurboFan: ${n} compiles; by compile time: ${fns.join(', ')}`);
     }
   }
+  if (later.n > 0)
+    console.log(
+      `rounds 1-${rounds - 1}: CPU a delivery (µs): all ${perDelivery(later.all / later.n)} · main ${perDelivery(later.main / later.n)}`,
+    );
   await stopChild(cs.child, 30_000);
 } finally {
   killAllChildren();

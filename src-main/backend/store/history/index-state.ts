@@ -21,6 +21,7 @@ import { lowerBound, SlotLists } from './slot-lists.js';
 import { TimeOrders } from './time-order.js';
 import type { Loc, Segment } from './segments.js';
 import type { Page } from '@shared/api-types.js';
+import { CHUNK_ROWS } from './kept-shapes.js';
 
 const EMPTY: Page<DeliverySummary> = { data: [], has_more: false };
 
@@ -119,10 +120,15 @@ export class HistoryIndex {
 
   /** Deliveries whose base record is in segment `segId`. */
   deliveriesIn(segId: number): number[] {
-    const { d } = this;
     const out: number[] = [];
-    for (let s = 0; s < d.end; s++) if (d.c.baseSeg[s] === segId && d.isLive(s)) out.push(s);
+    // A chunk of slots a call (kept-shapes.ts): run once per close, one loop would be compiled again at every close.
+    for (let from = 0; from < this.d.end; from += CHUNK_ROWS) this.liveIn(segId, from, Math.min(this.d.end, from + CHUNK_ROWS), out);
     return out;
+  }
+
+  private liveIn(segId: number, from: number, to: number, out: number[]): void {
+    const { d } = this;
+    for (let s = from; s < to; s++) if (d.c.baseSeg[s] === segId && d.isLive(s)) out.push(s);
   }
 
   /** Removes deliveries (retention): one pass over each affected list. */

@@ -13,6 +13,7 @@
 // Either way the sidecar is the one the index described at the close, byte for byte.
 import { isConstant } from './column-codec.js';
 import { align8, constantAt, copyAt, systemMemory } from './frozen-columns.js';
+import { attemptCounts, attemptLocs, coldRowsOf, maxOf, orderOf } from './frozen-loops.js';
 import type { DeliverySummary, EventSummary } from '../history-types.js';
 import { coldColumns, NUMBER_COLUMNS, STRING_COLUMNS, type ColdColumns, type RowColumns } from './delivery-row.js';
 import { EVENT_STRING_COLUMNS, type EventRows } from './event-table.js';
@@ -70,12 +71,7 @@ export function freezeSidecar(idx: HistoryIndex, segId: number, slots: number[],
   const { live, run } = inOrder(slots, d.c.seq);
   // The cold fields by cold row (cold-rows.ts; a closing segment's deliveries all have theirs in memory).
   const cold = new Int32Array(live.length);
-  let coldRun = true;
-  for (let k = 0; k < live.length; k++) {
-    const ref = d.c.cold[live[k]];
-    cold[k] = ref >= 0 ? ref : d.coldRow(live[k]);
-    if (cold[k] !== cold[0] + k) coldRun = false;
-  }
+  const coldRun = coldRowsOf(d, live, cold);
   const rows: FrozenSidecar['rows'] = new Map();
   const srcs = ROW_NAMES.map((name) => (isCold(name) ? d.cold.k[name] : d.c[name]));
   const at = (name: keyof RowColumns) => (isCold(name) ? cold : live);
@@ -225,20 +221,13 @@ export function* packSteps(idx: HistoryIndex, f: FrozenSidecar): Generator<void,
 function packAttempts(idx: HistoryIndex, live: number[], segId: number, packed: PackedColumns): void {
   const { d, pool, segs } = idx;
   const aCount = new Int32Array(live.length);
-  let attempts = 0;
-  for (let k = 0; k < live.length; k++) attempts += aCount[k] = pool.count(d.attemptHead(live[k]), segs, segId);
+  const attempts = attemptCounts(d, pool, segs, live, aCount, segId);
   const locs: LocColumns = { off: new Float64Array(attempts), len: new Int32Array(attempts), item: new Int32Array(attempts) };
-  for (let k = 0, at = 0; k < live.length; k++) at = pool.fill(d.attemptHead(live[k]), segs, locs, at, segId);
+  attemptLocs(d, pool, segs, live, locs, segId);
   packed.add('aCount', aCount, true);
   packed.add('aOff', locs.off, true);
   packed.add('aLen', locs.len, true);
   packed.add('aItem', locs.item, true);
-}
-
-function maxOf(col: Float64Array, from: number): number {
-  let m = from;
-  for (let k = 0; k < col.length; k++) if (col[k] > m) m = col[k];
-  return m;
 }
 
 /**
@@ -246,15 +235,12 @@ function maxOf(col: Float64Array, from: number): number {
  * usually are), and whether they are then consecutive slots (one pass, as they come).
  */
 function inOrder(slots: number[], seq: Float64Array): { live: number[]; run: boolean } {
-  let up = true;
-  for (let k = 1; k < slots.length; k++) {
-    if (seq[slots[k - 1]] > seq[slots[k]]) {
-      const live = [...slots].sort((a, b) => seq[a] - seq[b]);
-      return { live, run: live.every((s, j) => s === live[0] + j) };
-    }
-    if (slots[k] <= slots[k - 1]) up = false;
+  const order = orderOf(slots, seq);
+  if (order === 0) {
+    const live = [...slots].sort((a, b) => seq[a] - seq[b]);
+    return { live, run: live.every((s, j) => s === live[0] + j) };
   }
   // Distinct slots, strictly rising and spanning n - 1: consecutive.
   const n = slots.length;
-  return { live: slots.slice(), run: up && (n === 0 || slots[n - 1] - slots[0] === n - 1) };
+  return { live: slots.slice(), run: order === 1 && (n === 0 || slots[n - 1] - slots[0] === n - 1) };
 }
