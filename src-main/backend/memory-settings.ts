@@ -40,6 +40,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { BURST_BACKLOG, startIdleCollector } from './idle-collector.js';
 import { dropColdCaches } from './store/history/cold-source.js';
+import { trimMalloc } from './malloc-trim.js';
 import { indexReleaseDue, releaseIdleIndexes, setAroundRebuild } from './store/history/held-index.js';
 
 /**
@@ -52,9 +53,14 @@ export function releaseForIdle(): void {
   dropColdCaches();
 }
 
-/** After each idle collection: compiled code is kept again from now on. */
+/**
+ * After each idle collection: compiled code is kept again from now on, and glibc gives
+ * the free pages of its heap back (malloc-trim.ts), which the collection's freed
+ * buffers have just added to.
+ */
 export function afterIdleCollection(): void {
   setCodeFlush(false);
+  trimMalloc();
 }
 
 /**

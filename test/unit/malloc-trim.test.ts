@@ -1,0 +1,70 @@
+// glibc's malloc_trim through out/native/malloc-trim.node (built by `npm run build`,
+// scripts/build-native.mjs). The measurement runs in a child process of its own (real
+// node, --expose-gc) so that this worker's heap does not blur it.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mallocTrimPath } from '../../src-main/backend/malloc-trim.js';
+
+const built = mallocTrimPath();
+const glibc =
+  process.platform === 'linux' &&
+  (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime !== undefined;
+const compiler = (() => {
+  try {
+    execFileSync(process.env.CC || 'cc', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const headers = ['/usr/include/node', `${process.execPath}/../../include/node`].some((dir) => existsSync(`${dir}/node_api.h`));
+
+// What the module is for: 64 MiB of 16 KiB buffers (malloc'd, below glibc's mmap threshold), every
+// 50th kept so that the heap's top stays pinned, the rest collected: glibc keeps the freed pages
+// resident until malloc_trim gives them back.
+const PROBE = `
+import { readFileSync } from 'node:fs';
+const m = { exports: {} };
+process.dlopen(m, process.argv[1]);
+const heapMiB = () => {
+  const maps = readFileSync('/proc/self/smaps', 'utf8');
+  const at = maps.indexOf('[heap]');
+  return at < 0 ? 0 : Number(/Rss:\\s+(\\d+) kB/.exec(maps.slice(at))[1]) / 1024;
+};
+let all = [];
+const kept = [];
+for (let i = 0; i < 4000; i++) {
+  const b = Buffer.allocUnsafeSlow(16384).fill(1);
+  all.push(b);
+  if (i % 50 === 49) kept.push(b);
+}
+all = null;
+for (let i = 0; i < 3; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 50)); }
+const before = heapMiB();
+const trimmed = m.exports.trim();
+console.log(JSON.stringify({ before, after: heapMiB(), trimmed, kept: kept.length, glibc: m.exports.glibc() }));
+`;
+
+describe('malloc_trim at the idle collection (native/malloc-trim.c)', () => {
+  it('is built by npm run build wherever glibc, a C compiler and Node headers are there', () => {
+    if (!(glibc && compiler && headers)) return; // nothing to build with: the service runs without it (said by build-native)
+    expect(built, 'out/native/malloc-trim.node: run npm run build').toBeDefined();
+  });
+
+  it.skipIf(!built)("gives the freed pages of glibc's heap back, which freeing alone leaves resident", () => {
+    const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', PROBE, built!], { encoding: 'utf8' });
+    const r = JSON.parse(out) as { before: number; after: number; trimmed: boolean; kept: number; glibc: boolean };
+    expect(r.glibc).toBe(true);
+    expect(r.before).toBeGreaterThan(40); // the freed 62 MiB stayed resident
+    expect(r.trimmed).toBe(true);
+    expect(r.after).toBeLessThan(r.before - 40);
+    expect(r.kept).toBe(80);
+  });
+
+  it("finds the module from the bundle's folder as from the sources", () => {
+    if (!built) return;
+    expect(mallocTrimPath(`${process.cwd()}/out/main/chunks`)).toBe(built);
+    expect(mallocTrimPath('/')).toBeUndefined();
+  });
+});
