@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
 const OUTPUTS = ['out/main/index.js', 'out/main/headless.js', 'out/main/cli.js', 'out/preload/preload.cjs', 'out/renderer/index.html'];
-const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'resources', 'electron.vite.config.ts', 'package.json'];
+const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'resources', 'native', 'electron.vite.config.ts', 'package.json'];
 
 function newestMtime(path) {
   let st;
@@ -41,7 +41,10 @@ export function build(root = ROOT) {
   const bin = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
   // Build output goes to stderr: stdout is kept for the ready line.
   const result = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
-  return result.status === 0;
+  if (result.status !== 0) return false;
+  // The same second step as `npm run build`: the optional native module (it says why when it is not built).
+  const native = spawnSync(process.execPath, [join(root, 'scripts', 'build-native.mjs')], { cwd: root, stdio: ['ignore', 2, 2] });
+  return native.status === 0;
 }
 
 /** Builds when needed, saying why on stderr; false when the build failed. */
