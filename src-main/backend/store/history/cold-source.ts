@@ -7,7 +7,7 @@
 // idle collection lets the cache go (dropCaches): a quiet service reads a sidecar again
 // when asked.
 import type { Column } from './column-codec.js';
-import { systemArray, systemBuffer } from './columns.js';
+import { plainArray, systemBuffer, type ArrayMaker } from './columns.js';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { ColdSource } from './cold-rows.js';
 import type { IdBytes } from './id-table.js';
@@ -127,10 +127,10 @@ export function coldSourceOfColumns(header: SidecarHeader, cols: Map<string, Col
 }
 
 /** A sidecar's cold fields (the rest of its data left to the garbage collector). */
-export function coldSourceOf(data: SidecarData): ColdSource {
+export function coldSourceOf(data: SidecarData, arrays: ArrayMaker = plainArray): ColdSource {
   const rows = {} as Record<keyof ColdColumns, ColdColumns[keyof ColdColumns]>;
   for (const name of [...COLD_NUMBER_COLUMNS, ...COLD_STRING_COLUMNS]) rows[name] = data.rows[name];
-  const aFirst = systemArray(Int32Array, data.aCount.length + 1);
+  const aFirst = arrays(Int32Array, data.aCount.length + 1);
   for (let k = 0; k < data.aCount.length; k++) aFirst[k + 1] = aFirst[k] + data.aCount[k];
   const ids = idRows(data.idBytes, data.idLen) as IdBytes;
   return { rows: rows as ColdColumns, strings: data.header.strings, aFirst, aOff: data.aOff, aLen: data.aLen, aItem: data.aItem, ids };
