@@ -20,7 +20,10 @@
 // YOUNG_KEPT_BYTES. A little work right after a collection (a console's polling, the last
 // deliveries of a burst being logged) can regrow the young generation to 4 MiB while
 // the heap as a whole stays under the growth mark; V8 then keeps it for as long as the
-// service idles.
+// service idles. Or `due` says that what is let go right before a collection (below) holds
+// something now that it could not let go at the last one: a history's index is kept for 60 s
+// after it is made, so a service started with a long history, whose first quiet seconds came
+// sooner, kept its whole index for as long as it idled (nothing grew to call for another).
 //
 // A backlog of deliveries worked off is the other moment work ends: the heap grew for the
 // waiting deliveries (each a row, a job and its history entry), and once the backlog is
@@ -60,6 +63,8 @@ export interface IdleCollectorOptions {
   release?: () => void;
   /** Right after each collection (or its failure). */
   collected?: () => void;
+  /** Whether `release` has something to let go now that it could not at the last collection: worth a quiet collection too. */
+  due?: () => boolean;
 }
 
 export interface IdleCollector {
@@ -69,7 +74,7 @@ export interface IdleCollector {
 }
 
 /** Starts the idle check (one per process: index.ts starts it through memory-settings.ts). */
-export function startIdleCollector({ clock = systemClock, backlog, release, collected }: IdleCollectorOptions = {}): IdleCollector {
+export function startIdleCollector({ clock = systemClock, backlog, release, collected, due }: IdleCollectorOptions = {}): IdleCollector {
   let lastCpu = process.cpuUsage();
   let quiet = 0;
   // 0: the first quiet stretch after start-up collects too (loading the store and the
@@ -82,7 +87,7 @@ export function startIdleCollector({ clock = systemClock, backlog, release, coll
 
   const collectIfGrown = (): void => {
     if (running || disabled) return;
-    if (getHeapStatistics().total_heap_size < heapAfterLast + GROWTH_BYTES && youngBytes() <= YOUNG_KEPT_BYTES) return;
+    if (getHeapStatistics().total_heap_size < heapAfterLast + GROWTH_BYTES && youngBytes() <= YOUNG_KEPT_BYTES && !due?.()) return;
     running = true;
     release?.();
     collect()

@@ -40,7 +40,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { BURST_BACKLOG, startIdleCollector } from './idle-collector.js';
 import { dropColdCaches } from './store/history/cold-source.js';
-import { releaseIdleIndexes, setAroundRebuild } from './store/history/held-index.js';
+import { indexReleaseDue, releaseIdleIndexes, setAroundRebuild } from './store/history/held-index.js';
 
 /**
  * What the idle collection lets go first: quiet histories' indexes (made again when needed),
@@ -109,7 +109,7 @@ export function applyMemorySettings(backlog?: () => number): void {
   applied = true;
   for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
   capYoungGeneration(() => (backlogOf() >= BURST_BACKLOG ? YOUNG_GENERATION_BURST_CAP_MIB : YOUNG_GENERATION_CAP_MIB) * 1024 * 1024);
-  startIdleCollector({ backlog: () => backlogOf(), release: releaseForIdle, collected: afterIdleCollection });
+  startIdleCollector({ backlog: () => backlogOf(), release: releaseForIdle, collected: afterIdleCollection, due: indexReleaseDue });
 }
 
 /** The young generation's committed size now (both semi-spaces), in bytes. */

@@ -53,4 +53,25 @@ describe('the idle collector after a backlog of deliveries', () => {
     expect(collector.collections).toBe(1);
     expect(released).toBe(1); // the caches made again on demand were let go right before it
   });
+
+  it('collects after another burst only if the heap grew, or if what is let go before a collection has something due', async () => {
+    spinner = new Worker('for (;;) {}', { eval: true });
+    let waiting = 0;
+    let due = false;
+    collector = startIdleCollector({ backlog: () => waiting, due: () => due });
+    const c = collector;
+    const burst = async (): Promise<void> => {
+      waiting = 5 * BURST_BACKLOG;
+      await sleep(4 * BACKLOG_TICK_MS);
+      waiting = 0;
+      await sleep(4 * BACKLOG_TICK_MS);
+    };
+    await burst();
+    await waitUntil('the first collection', async () => c.collections === 1, 20 * BACKLOG_TICK_MS);
+    await burst(); // nothing grew, nothing due
+    expect(collector.collections).toBe(1);
+    due = true;
+    await burst();
+    await waitUntil('the collection for what is due', async () => c.collections === 2, 20 * BACKLOG_TICK_MS);
+  });
 });

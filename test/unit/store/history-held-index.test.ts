@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src-main/backend/clock.js';
 import type { DeliverySummary, HistoryLog } from '../../../src-main/backend/store/history-types.js';
-import { HOLD_MS, releaseIdleIndexes } from '../../../src-main/backend/store/history/held-index.js';
+import { HOLD_MS, indexReleaseDue, releaseIdleIndexes } from '../../../src-main/backend/store/history/held-index.js';
 import { readSidecarSync } from '../../../src-main/backend/store/history/sidecar.js';
 import { attempt, historyLogs, internals, settle } from './history-fixtures.js';
 import { answers, attemptsOf, fill } from './history-answers.js';
@@ -149,11 +149,15 @@ describe('history log: the index let go while idle', () => {
     const log = (await open({ clock })).log;
     fill(log, 100);
     await settle(log);
+    expect(indexReleaseDue()).toBe(false); // made less than HOLD_MS ago
     clock.advance(HOLD_MS);
+    expect(indexReleaseDue()).toBe(true); // what asks the idle collector for one more collection
     fill(log, 4, 100); // buffered, not written yet
+    expect(indexReleaseDue()).toBe(false);
     expect(internals(log).held.release()).toBe(false);
     await settle(log);
     expect(internals(log).held.release()).toBe(true);
+    expect(indexReleaseDue()).toBe(false);
     expect(log.getDelivery('msg_00101')?.id).toBe('msg_00101');
   });
 

@@ -46,6 +46,17 @@ export function releaseIdleIndexes(): number {
   return n;
 }
 
+/**
+ * Whether an open history could let its index go now (quiet, made HOLD_MS ago or more).
+ * The idle collector asks, so that a service whose last collection came while its index was
+ * still young (the first quiet seconds after a start-up with a long history) collects again
+ * once it may let it go, instead of keeping it for as long as it idles.
+ */
+export function indexReleaseDue(): boolean {
+  for (const ref of holders) if (ref.deref()?.releasable()) return true;
+  return false;
+}
+
 /** What a HeldIndex asks of its log. */
 export interface HeldIndexHost {
   /** The log's segments, oldest first (the last one open). */
@@ -88,9 +99,14 @@ export class HeldIndex {
     holders.add(this.ref);
   }
 
+  /** Whether release() would let the index go now. */
+  releasable(): boolean {
+    return this.idx !== null && this.clock.now() - this.madeAt >= HOLD_MS && this.log.quiet();
+  }
+
   /** Lets the index go if the log is quiet and it was not rebuilt just now: true if it did. */
   release(): boolean {
-    if (!this.idx || !this.log.quiet() || this.clock.now() - this.madeAt < HOLD_MS) return false;
+    if (!this.releasable() || !this.idx) return false;
     this.size = this.idx.d.size;
     this.idx = null;
     this.log.released();
