@@ -7,14 +7,14 @@
 // idle collection lets the cache go (dropCaches): a quiet service reads a sidecar again
 // when asked.
 import type { Column } from './column-codec.js';
-import { plainArray, systemBuffer, type ArrayMaker } from './columns.js';
+import { systemArray, systemBuffer } from './columns.js';
 import { COLD_NUMBER_COLUMNS, COLD_STRING_COLUMNS, type ColdColumns } from './delivery-row.js';
 import type { ColdSource } from './cold-rows.js';
 import type { IdBytes } from './id-table.js';
 import type { Segment } from './segments.js';
 import { sidecarPath, type SidecarData, type SidecarHeader } from './sidecar-format.js';
 import { dropReadScratch, readSidecarColumns } from './sidecar-read.js';
-import { keepShape } from './kept-shapes.js';
+import { CHUNK_ROWS, keepShape } from './kept-shapes.js';
 
 /** How many closed segments' cold fields stay decoded. */
 export const COLD_CACHE_SEGMENTS = 2;
@@ -107,7 +107,7 @@ export function coldSourceOfColumns(header: SidecarHeader, cols: Map<string, Col
   const n = header.rows;
   if (COLD_NAMES.some((name) => col(name).length !== n) || col('aCount').length !== n) return 'columns of different lengths';
   const first = aFirst ?? new Int32Array(n + 1);
-  if (!aFirst) for (let k = 0; k < n; k++) first[k + 1] = first[k] + col('aCount')[k];
+  if (!aFirst) runningSums(first, col('aCount'), n);
   const attempts = col('aOff').length;
   if (first[n] !== attempts || col('aLen').length !== attempts || col('aItem').length !== attempts)
     return 'attempt columns of different lengths';
@@ -127,11 +127,11 @@ export function coldSourceOfColumns(header: SidecarHeader, cols: Map<string, Col
 }
 
 /** A sidecar's cold fields (the rest of its data left to the garbage collector). */
-export function coldSourceOf(data: SidecarData, arrays: ArrayMaker = plainArray): ColdSource {
+export function coldSourceOf(data: SidecarData): ColdSource {
   const rows = {} as Record<keyof ColdColumns, ColdColumns[keyof ColdColumns]>;
   for (const name of [...COLD_NUMBER_COLUMNS, ...COLD_STRING_COLUMNS]) rows[name] = data.rows[name];
-  const aFirst = arrays(Int32Array, data.aCount.length + 1);
-  for (let k = 0; k < data.aCount.length; k++) aFirst[k + 1] = aFirst[k] + data.aCount[k];
+  const aFirst = systemArray(Int32Array, data.aCount.length + 1);
+  runningSums(aFirst, data.aCount, data.aCount.length);
   const ids = idRows(data.idBytes, data.idLen) as IdBytes;
   return { rows: rows as ColdColumns, strings: data.header.strings, aFirst, aOff: data.aOff, aLen: data.aLen, aItem: data.aItem, ids };
 }
@@ -139,9 +139,26 @@ export function coldSourceOf(data: SidecarData, arrays: ArrayMaker = plainArray)
 /** The ids' bytes with each row's start (in a buffer outside malloc), or undefined if the lengths do not add up to the bytes. */
 function idRows(bytes: Uint8Array, len: Int32Array): IdBytes | undefined {
   const at = new Float64Array(systemBuffer(len.length * 8));
-  for (let k = 1; k < at.length; k++) at[k] = at[k - 1] + Math.max(0, len[k - 1]);
+  for (let from = 1; from < at.length; from += CHUNK_ROWS) startsIn(at, len, from, Math.min(at.length, from + CHUNK_ROWS));
   const total = len.length === 0 ? 0 : at[len.length - 1] + Math.max(0, len[len.length - 1]);
   return total === bytes.length ? { bytes, at, len } : undefined;
+}
+
+/**
+ * first[k + 1] = first[k] + counts[k] for k < n, a chunk of rows a call (kept-shapes.ts):
+ * run once per close (the eviction's ColdSource), one loop would be compiled again each time.
+ */
+function runningSums(first: Int32Array, counts: ArrayLike<number>, n: number): void {
+  for (let from = 0; from < n; from += CHUNK_ROWS) sumsIn(first, counts, from, Math.min(n, from + CHUNK_ROWS));
+}
+
+function sumsIn(first: Int32Array, counts: ArrayLike<number>, from: number, to: number): void {
+  for (let k = from; k < to; k++) first[k + 1] = first[k] + counts[k];
+}
+
+/** at[k] = at[k - 1] + the length of id k - 1 (none: 0), for k in [from, to). */
+function startsIn(at: Float64Array, len: Int32Array, from: number, to: number): void {
+  for (let k = from; k < to; k++) at[k] = at[k - 1] + Math.max(0, len[k - 1]);
 }
 
 // A ColdSource of no rows, made as each close's is: its hidden classes (and its rows' and

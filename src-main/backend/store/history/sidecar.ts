@@ -180,7 +180,7 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
     else idx.d.setAttempts(idx.addDelivery(data.rows.seq[k], v, seg), locs);
   }
   // The rows' cold fields stay in this sidecar: the next one's records about them read them from here.
-  idx.cold.put(seg.id, coldSourceOf(data, loader.arrays));
+  idx.cold.put(seg.id, coldSourceOf(data));
   applyEvents(data, seg, idx, strMap, evtMap);
   strMap.forEach((g) => g >= 0 && idx.strs.release(g));
   evtMap.forEach((g) => g >= 0 && idx.eventIds.release(g));
