@@ -263,7 +263,7 @@ class SegmentedHistoryLog implements HistoryLog {
     const at = typeof attempt.request?.body === 'string' ? this.bodies.where(eventId, attempt.request.body) : undefined;
     const event = at && at.seg !== this.cur ? this.idx.getEvent(eventId) : undefined;
     if (event) this.recordEvent(event, attempt.request.body);
-    const line = this.bodies.attemptLine(attempt, eventId, this.cur, (n) => !this.wouldRotate(n + afterBytes), patch);
+    const line = this.bodies.attemptLine(attempt, eventId, this.cur, this.segmentBytes - afterBytes, patch); // as wouldRotate
     if (this.wouldRotate(line.n + afterBytes)) this.rotate();
     const loc = this.writer.appendBytes(this.cur, line.buf, line.n);
     this.idx.d.addAttempt(slot, loc);

@@ -157,16 +157,18 @@ export class RecentBodies {
   }
 
   /**
-   * The line of an attempt of a delivery of `eventId` that will be appended to `seg` if
-   * `fits(bytes)`: its request body a reference to the event's line when that line is in
-   * `seg` with the same body, and this line goes there too (not if it starts a new one).
+   * The line of an attempt of a delivery of `eventId` that will be appended to `seg` if it
+   * fits (`seg` empty, or its size with the line within `limit`; a number, not a callback:
+   * no closure per attempt): its request body a reference to the event's line when that
+   * line is in `seg` with the same body, and this line goes there too (not if it starts a
+   * new one).
    * Encoded by records.ts attemptBytes: good until the next line is encoded.
    */
-  attemptLine(a: AttemptRecord, eventId: string, seg: Segment, fits: (bytes: number) => boolean, patch: LineChange = ''): LineBytes {
+  attemptLine(a: AttemptRecord, eventId: string, seg: Segment, limit: number, patch: LineChange = ''): LineBytes {
     const body = (a.request as AttemptRecord['request'] | undefined)?.body;
     const ref = typeof body === 'string' ? this.find(eventId, body, seg) : undefined;
     const line = attemptBytes(a, ref, patch);
-    return !ref || fits(line.n) ? line : attemptBytes(a, undefined, patch);
+    return !ref || seg.size === 0 || seg.size + line.n <= limit ? line : attemptBytes(a, undefined, patch);
   }
 
   /** What it holds now, in bytes: the recent texts (2 a character) and the ring once made; 0 once cleared. */

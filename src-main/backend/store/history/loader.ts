@@ -15,6 +15,7 @@ import { explainFsError } from '../store-errors.js';
 import { applySidecar, readSidecar, readSidecarSync, sidecarRowsOf } from './sidecar.js';
 import type { SidecarData } from './sidecar-format.js';
 import { coldFromSegment } from './cold-rescan.js';
+import { plainArray, systemArray, type ArrayMaker } from './columns.js';
 
 export interface LoadResult {
   segments: Segment[];
@@ -63,6 +64,7 @@ export async function loadSegments(dir: string, idx: HistoryIndex): Promise<Load
 export function reloadSegments(segments: Segment[], idx: HistoryIndex, rows: number): void {
   const kept = segments.map(({ size, written, created }) => ({ size, written, created }));
   const loader = new Loader(idx);
+  loader.arrays = systemArray;
   idx.cold.rescan = coldFromSegment;
   if (rows > 0) idx.d.reserve(Math.ceil(rows * 1.15));
   const steps = loadSteps(segments, idx, loader, new Loaded());
@@ -167,6 +169,8 @@ async function removeStraySidecars(dir: string, names: string[], segments: Set<n
 export class Loader {
   nextDeliverySeq = 1;
   nextEventSeq = 1;
+  /** How the arrays that live only while loading are made (a rebuild: outside malloc, sidecar.ts readSidecarSync says why). */
+  arrays: ArrayMaker = plainArray;
 
   constructor(private readonly idx: HistoryIndex) {}
 

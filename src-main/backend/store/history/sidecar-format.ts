@@ -16,7 +16,7 @@ import type { DeliverySummary, EventSummary } from '../history-types.js';
 import type { ScannedRecord } from './records.js';
 import { deliveryColumns, NUMBER_COLUMNS, STRING_COLUMNS, type RowColumns } from './delivery-row.js';
 import type { EventRows } from './event-table.js';
-import { systemArray, type SystemArrayCtor } from './columns.js';
+import { plainArray, type ArrayMaker, type SystemArrayCtor } from './columns.js';
 
 /** The sidecar file of the segment file at `segmentPath`. */
 export function sidecarPath(segmentPath: string): string {
@@ -143,7 +143,8 @@ export class PackedColumns {
     const out = new Map<string, Column>();
     for (const name of names) {
       const k = this.cols.findIndex((c) => c[0] === name);
-      const arr = k < 0 || !like.has(name) ? 'missing' : readColumn(this.parts[2 * k], this.cols[k], like.get(name) as Column, true);
+      const arr =
+        k < 0 || !like.has(name) ? 'missing' : readColumn(this.parts[2 * k], this.cols[k], like.get(name) as Column, true, plainArray);
       if (typeof arr === 'string') return `column ${name}: ${arr}`;
       out.set(name, arr);
     }
@@ -200,28 +201,28 @@ export function isMagic(buf: Buffer): boolean {
 }
 
 /** Column `col` (its entry in the header) as a typed array like `like`, from `bytes` (where it starts; undefined: past the end), or why it cannot be read. */
-function readColumn(bytes: Uint8Array | undefined, col: ColEntry, like: Column, view: boolean): Column | string {
+function readColumn(bytes: Uint8Array | undefined, col: ColEntry, like: Column, view: boolean, arrays: ArrayMaker): Column | string {
   const Ctor = like.constructor as ColumnCtor;
   if (!bytes) return 'cut short';
-  if (col.length === 4) return decodeColumn(Ctor, col[2], col[3], bytes, systemArray(Ctor as unknown as SystemArrayCtor<Column>, col[2]));
+  if (col.length === 4) return decodeColumn(Ctor, col[2], col[3], bytes, arrays(Ctor as unknown as SystemArrayCtor<Column>, col[2]));
   const width = like.BYTES_PER_ELEMENT;
   if (view && bytes.byteOffset % width === 0 && bytes.length >= col[2] * width)
     return new (Ctor as unknown as new (b: ArrayBufferLike, at: number, n: number) => Column)(bytes.buffer, bytes.byteOffset, col[2]);
   if (col[2] * width > bytes.length) return 'cut short';
-  const arr = systemArray(Ctor as unknown as SystemArrayCtor<Column>, col[2]); // not malloc'd: columns.ts systemArray
+  const arr = arrays(Ctor as unknown as SystemArrayCtor<Column>, col[2]);
   new Uint8Array(arr.buffer).set(bytes.subarray(0, arr.byteLength));
   return arr;
 }
 
 /** A sidecar's data from `buf` if it describes a segment of `fileSize` bytes, or why it cannot be used. */
-export function decodeSidecarFor(buf: Buffer, fileSize: number): SidecarData | string {
-  const data = decodeSidecar(buf);
+export function decodeSidecarFor(buf: Buffer, fileSize: number, arrays: ArrayMaker = plainArray): SidecarData | string {
+  const data = decodeSidecar(buf, arrays);
   if (typeof data === 'string' || data.header.segBytes === fileSize) return data;
   return `it describes ${data.header.segBytes} bytes of a segment of ${fileSize}`;
 }
 
 /** The sidecar in `buf`, or the reason it cannot be used. */
-export function decodeSidecar(buf: Buffer): SidecarData | string {
+export function decodeSidecar(buf: Buffer, arrays: ArrayMaker = plainArray): SidecarData | string {
   if (buf.length < PREFIX + 4 || !isMagic(buf)) return 'not an index file of this version';
   if (crc32(buf.subarray(0, buf.length - 4)) !== buf.readUInt32LE(buf.length - 4)) return 'checksum mismatch';
   const headLen = buf.readUInt32LE(MAGIC.length + 4);
@@ -236,7 +237,7 @@ export function decodeSidecar(buf: Buffer): SidecarData | string {
   const bodyAt = headAt + headLen + pad8(headAt + headLen);
   if (header.rows !== buf.readUInt32LE(MAGIC.length)) return 'row counts differ';
   const end = buf.length - 4;
-  return assemble(header, cols, (col) => (bodyAt + col[1] > end ? undefined : buf.subarray(bodyAt + col[1], end)));
+  return assemble(header, cols, (col) => (bodyAt + col[1] > end ? undefined : buf.subarray(bodyAt + col[1], end)), false, arrays);
 }
 
 /** An empty array of each column's type, by name, in the order they are stored. */
@@ -261,12 +262,13 @@ function assemble(
   cols: ColEntry[],
   bytesOf: (col: ColEntry) => Uint8Array | undefined,
   view = false,
+  arrays: ArrayMaker = plainArray,
 ): SidecarData | string {
   const out: Record<string, Float64Array | Int32Array | Uint8Array> = {};
   for (const [name, like] of template(header)) {
     const col = cols.find((c) => c[0] === name);
     if (!col) return `column ${name} missing`;
-    const arr = readColumn(bytesOf(col), col, like, view);
+    const arr = readColumn(bytesOf(col), col, like, view, arrays);
     if (typeof arr === 'string') return `column ${name}: ${arr}`;
     out[name] = arr;
   }

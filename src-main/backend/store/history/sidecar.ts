@@ -112,7 +112,11 @@ export async function readSidecar(segmentPath: string, fileSize: number): Promis
   return decodeSidecarFor(buf, fileSize);
 }
 
-/** readSidecar, synchronously (the index rebuilt on demand: history-log.ts). */
+/**
+ * readSidecar, synchronously (the index rebuilt on demand: history-log.ts), its columns
+ * decoded outside malloc (columns.ts systemArray: a rebuild's malloc'd blocks kept the C
+ * heap grown for good; start-up keeps malloc, which costs it less CPU).
+ */
 export function readSidecarSync(segmentPath: string, fileSize: number): SidecarData | string {
   let buf: Buffer;
   try {
@@ -120,7 +124,7 @@ export function readSidecarSync(segmentPath: string, fileSize: number): SidecarD
   } catch (err) {
     return whyUnread(err);
   }
-  return decodeSidecarFor(buf, fileSize);
+  return decodeSidecarFor(buf, fileSize, systemArray);
 }
 
 function whyUnread(err: unknown): string {
@@ -134,15 +138,15 @@ export function applySidecar(data: SidecarData, seg: Segment, idx: HistoryIndex,
   // Each string and event id once (a reference held while the rows take theirs).
   const strMap = Int32Array.from(h.strings, (v) => (v === null ? -1 : idx.strs.add(v)));
   const evtMap = Int32Array.from(h.eventIds, (v) => (v === null ? -1 : idx.eventIds.add(v)));
-  const ids: IdBytes = { bytes: data.idBytes, at: systemArray(Float64Array, h.rows), len: data.idLen };
-  const aFirst = systemArray(Int32Array, h.rows + 1);
+  const ids: IdBytes = { bytes: data.idBytes, at: loader.arrays(Float64Array, h.rows), len: data.idLen };
+  const aFirst = loader.arrays(Int32Array, h.rows + 1);
   for (let k = 0, at = 0; k < h.rows; k++) {
     ids.at[k] = at;
     at += Math.max(0, ids.len[k]);
     aFirst[k + 1] = aFirst[k] + data.aCount[k];
   }
   // Each id's key worked out once, for the "already known?" lookup below and the insert after it.
-  ids.key = systemArray(Float64Array, h.rows);
+  ids.key = loader.arrays(Float64Array, h.rows);
   for (let k = 0; k < h.rows; k++) if (ids.len[k] >= 0) ids.key[k] = idKeyBytes(ids.bytes, ids.at[k], ids.len[k]);
   const wide = new Map(h.wideIds);
   const odd = new Map(h.odd);
