@@ -40,7 +40,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { BURST_BACKLOG, startIdleCollector } from './idle-collector.js';
 import { dropColdCaches } from './store/history/cold-source.js';
-import { trimMalloc } from './malloc-trim.js';
+import { startPeriodicTrim, trimMalloc } from './malloc-trim.js';
 import { indexReleaseDue, releaseIdleIndexes, setAroundRebuild } from './store/history/held-index.js';
 
 /**
@@ -116,6 +116,7 @@ export function applyMemorySettings(backlog?: () => number): void {
   for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
   capYoungGeneration(() => (backlogOf() >= BURST_BACKLOG ? YOUNG_GENERATION_BURST_CAP_MIB : YOUNG_GENERATION_CAP_MIB) * 1024 * 1024);
   startIdleCollector({ backlog: () => backlogOf(), release: releaseForIdle, collected: afterIdleCollection, due: indexReleaseDue });
+  startPeriodicTrim();
 }
 
 /** The young generation's committed size now (both semi-spaces), in bytes. */

@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { mallocTrimPath } from '../../src-main/backend/malloc-trim.js';
+import { ManualClock } from '../../src-main/backend/clock.js';
+import { TRIM_EVERY_MS, mallocTrimPath, startPeriodicTrim } from '../../src-main/backend/malloc-trim.js';
 
 const built = mallocTrimPath();
 const glibc =
@@ -66,5 +67,20 @@ describe('malloc_trim at the idle collection (native/malloc-trim.c)', () => {
     if (!built) return;
     expect(mallocTrimPath(`${process.cwd()}/out/main/chunks`)).toBe(built);
     expect(mallocTrimPath('/')).toBeUndefined();
+  });
+
+  it('also trims every TRIM_EVERY_MS while the service runs, until stopped', () => {
+    const clock = new ManualClock(Date.parse('2026-11-27T07:00:00.000Z'));
+    let trims = 0;
+    const stop = startPeriodicTrim(clock, () => ++trims > 0);
+    clock.advance(TRIM_EVERY_MS - 1);
+    expect(trims).toBe(0);
+    clock.advance(1);
+    expect(trims).toBe(1);
+    clock.advance(3 * TRIM_EVERY_MS);
+    expect(trims).toBe(4);
+    stop();
+    clock.advance(10 * TRIM_EVERY_MS);
+    expect(trims).toBe(4);
   });
 });
