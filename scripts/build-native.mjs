@@ -13,8 +13,8 @@ const source = join(root, 'native', 'malloc-trim.c');
 const target = join(root, 'out', 'native', 'malloc-trim.node');
 const cc = process.env.CC || 'cc';
 
-/** Node's headers: next to the binary (official builds) or the system's (Debian's nodejs). */
-function nodeHeaders() {
+/** The folder of Node's headers (node_api.h): next to the binary (official builds) or the system's (Debian's nodejs). */
+export function nodeHeaders() {
   const dirs = [resolve(dirname(process.execPath), '..', 'include', 'node'), '/usr/include/node', '/usr/local/include/node'];
   return dirs.find((dir) => existsSync(join(dir, 'node_api.h')));
 }
@@ -25,9 +25,13 @@ function skip(why) {
   );
 }
 
+/** Whether this process runs on glibc (malloc_trim exists only there). */
+export function isGlibc() {
+  return process.platform === 'linux' && process.report?.getReport().header.glibcVersionRuntime !== undefined;
+}
+
 function main() {
-  if (process.platform !== 'linux') return skip(`${process.platform} has no glibc malloc_trim`);
-  if (process.report?.getReport().header.glibcVersionRuntime === undefined) return skip('the C library is not glibc');
+  if (!isGlibc()) return skip(`${process.platform === 'linux' ? 'the C library' : process.platform} is not glibc`);
   const headers = nodeHeaders();
   if (!headers) return skip("Node's headers (node_api.h) not found");
   mkdirSync(dirname(target), { recursive: true });
@@ -41,4 +45,5 @@ function main() {
   console.log(`build-native: built out/native/malloc-trim.node (${cc}, ${headers})`);
 }
 
-main();
+// Run as a script (npm run build, build-state.mjs); imported, it only lends its checks (tests).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -63,8 +63,11 @@ export const TRIM_EVERY_MS = 5000;
  * and the soak's RSS peaks add them to everything else. A trim costs ~1 ms; the pages it
  * gives back are faulted in again only if a later peak needs them. Nothing without the module.
  */
-export function startPeriodicTrim(clock: Clock = systemClock, trim: () => boolean = trimMalloc): () => void {
-  if (trim === trimMalloc && !mallocTrimAvailable()) return () => {};
+export function startPeriodicTrim(
+  clock: Clock = systemClock,
+  trim: (() => boolean) | null = mallocTrimAvailable() ? trimMalloc : null,
+): () => void {
+  if (!trim) return () => {};
   const timer = clock.setInterval(() => trim(), TRIM_EVERY_MS).unref();
   return () => clock.clearInterval(timer);
 }

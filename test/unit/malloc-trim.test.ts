@@ -2,15 +2,12 @@
 // scripts/build-native.mjs). The measurement runs in a child process of its own (real
 // node, --expose-gc) so that this worker's heap does not blur it.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src-main/backend/clock.js';
 import { TRIM_EVERY_MS, mallocTrimPath, startPeriodicTrim } from '../../src-main/backend/malloc-trim.js';
+import { isGlibc, nodeHeaders } from '../../scripts/build-native.mjs';
 
 const built = mallocTrimPath();
-const glibc =
-  process.platform === 'linux' &&
-  (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime !== undefined;
 const compiler = (() => {
   try {
     execFileSync(process.env.CC || 'cc', ['--version'], { stdio: 'ignore' });
@@ -19,7 +16,6 @@ const compiler = (() => {
     return false;
   }
 })();
-const headers = ['/usr/include/node', `${process.execPath}/../../include/node`].some((dir) => existsSync(`${dir}/node_api.h`));
 
 // What the module is for: 64 MiB of 16 KiB buffers (malloc'd, below glibc's mmap threshold), every
 // 50th kept so that the heap's top stays pinned, the rest collected: glibc keeps the freed pages
@@ -49,7 +45,7 @@ console.log(JSON.stringify({ before, after: heapMiB(), trimmed, kept: kept.lengt
 
 describe('malloc_trim at the idle collection (native/malloc-trim.c)', () => {
   it('is built by npm run build wherever glibc, a C compiler and Node headers are there', () => {
-    if (!(glibc && compiler && headers)) return; // nothing to build with: the service runs without it (said by build-native)
+    if (!(isGlibc() && compiler && nodeHeaders())) return; // nothing to build with: the service runs without it (said by build-native)
     expect(built, 'out/native/malloc-trim.node: run npm run build').toBeDefined();
   });
 
